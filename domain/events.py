@@ -1,0 +1,192 @@
+"""What happened at a table, in the order it happened: the log's vocabulary.
+
+Events are frozen msgspec Structs named in the past tense and tagged with their class name in
+the `type` field, so one union decodes the whole log. Cards are written as codes ("JS") so the
+log reads on its own; the rules turn them into indexes when folding. Derived facts (a trick
+taken, a hand scored, a game won) are events too, so an auditor can check them.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from domain.cards import Code, SuitCode
+from domain.settings import Settings
+
+Level = Literal["easy", "medium", "hard", "expert"]
+
+
+class Event(msgspec.Struct, frozen=True, tag_field="type", tag=True, gc=False):
+    pass
+
+
+class TableOpened(Event):
+    """`seed` is the table's secret; only its hash is shown until the game is over."""
+
+    code: str
+    host: str
+    settings: Settings
+    bots: Level
+    seed: str
+    seed_hash: str
+
+
+class SeatTaken(Event):
+    seat: int
+    player: str
+    name: str
+
+
+class SeatLeft(Event):
+    """Before the start the seat empties; during a game a bot covers it until the player returns."""
+
+    seat: int
+    player: str
+
+
+class BotSeated(Event):
+    seat: int
+    level: Level
+
+
+class BotRemoved(Event):
+    """Before the start the host may take a bot out of a seat, to make room for a person."""
+
+    seat: int
+
+
+class SettingsChanged(Event):
+    settings: Settings
+
+
+class GameStarted(Event):
+    first_dealer: int
+
+
+class HandDealt(Event):
+    """The shuffle's result, secret until the game is over: the log can be replayed without the
+    seed, and an auditor re-derives it from the seed to check."""
+
+    deal_no: int
+    dealer: int
+    hands: list[list[Code]]
+    up: Code
+    kitty: list[Code]
+
+
+class FarmerSwapped(Event):
+    """`gave` went into the kitty and `got` came out of it, sight unseen; both are secret."""
+
+    seat: int
+    gave: list[Code]
+    got: list[Code]
+
+
+class FarmerKept(Event):
+    seat: int
+
+
+class BidPassed(Event):
+    seat: int
+    round: int
+
+
+class UpCardTurnedDown(Event):
+    """Everyone passed the first round: the turned card's suit can't be called now."""
+
+    suit: SuitCode
+
+
+class TrumpOrdered(Event):
+    """Round one: the up card's suit is trump; the dealer takes the card unless sitting out."""
+
+    seat: int
+    suit: SuitCode
+    alone: bool
+
+
+class TrumpCalled(Event):
+    seat: int
+    suit: SuitCode
+    alone: bool
+
+
+class CardBuried(Event):
+    """The dealer's discard; which card is secret from everyone but the dealer."""
+
+    seat: int
+    card: Code
+
+
+class DefenceChosen(Event):
+    """A defender's answer to a lone call: alone sits their own partner out."""
+
+    seat: int
+    alone: bool
+
+
+class CardPlayed(Event):
+    seat: int
+    card: Code
+
+
+class TrickTaken(Event):
+    winner: int
+    cards: list[Code]
+
+
+class HandScored(Event):
+    maker: int
+    trump: SuitCode
+    alone: int | None
+    defender: int | None
+    tricks: int
+    how: Literal["made", "march", "euchre"]
+    team: int
+    points: int
+    score: list[int]
+
+
+class HandThrownIn(Event):
+    """Stick the dealer off and four passes twice: nothing scores and the deal passes left."""
+
+    deal_no: int
+
+
+class PlayerReady(Event):
+    seat: int
+
+
+class GameWon(Event):
+    team: int
+    score: list[int]
+
+
+AnyEvent = (
+    TableOpened
+    | SeatTaken
+    | SeatLeft
+    | BotSeated
+    | BotRemoved
+    | SettingsChanged
+    | GameStarted
+    | HandDealt
+    | FarmerSwapped
+    | FarmerKept
+    | BidPassed
+    | UpCardTurnedDown
+    | TrumpOrdered
+    | TrumpCalled
+    | CardBuried
+    | DefenceChosen
+    | CardPlayed
+    | TrickTaken
+    | HandScored
+    | HandThrownIn
+    | PlayerReady
+    | GameWon
+)
+
+EVENT_TYPES: dict[str, type[Event]] = {cls.__name__: cls for cls in AnyEvent.__args__}

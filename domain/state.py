@@ -1,0 +1,117 @@
+"""A table's state: plain immutable data, rebuilt by folding its events through `evolve`.
+
+Cards are indexes and hands are bit masks (domain.cards); `None` means "not yet" or "nobody".
+Everything a seat may not see (others' hands, the kitty, the buried card, the seed) lives here
+too, and only `view` decides what leaves.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from domain.settings import Settings
+
+
+class Seat(msgspec.Struct, frozen=True, gc=False):
+    player: str | None = None
+    name: str | None = None
+    bot: str | None = None
+    away: bool = False
+
+    @property
+    def is_bot(self) -> bool:
+        """A bot's seat, or a player's that a bot covers while they are away."""
+        return self.bot is not None and (self.player is None or self.away)
+
+
+class Bid(msgspec.Struct, frozen=True, gc=False):
+    seat: int
+    round: int
+    bid: str  # "order", "call" or "pass"
+    suit: int | None = None
+    alone: bool = False
+
+
+class Trick(msgspec.Struct, frozen=True, gc=False):
+    leader: int
+    cards: tuple[tuple[int, int], ...]  # (seat, card) in the order played
+    winner: int
+
+
+class Outcome(msgspec.Struct, frozen=True, gc=False):
+    hand_no: int
+    deal_no: int
+    maker: int
+    trump: int
+    alone: int | None
+    defender: int | None
+    tricks: int
+    how: str  # "made", "march" or "euchre"
+    team: int
+    points: int
+    score: tuple[int, int]
+
+
+EMPTY_SEATS = (Seat(), Seat(), Seat(), Seat())
+
+
+class State(msgspec.Struct, frozen=True, gc=False):
+    seq: int = 0
+    code: str = ""
+    host: str | None = None
+    seats: tuple[Seat, ...] = EMPTY_SEATS
+    settings: Settings = Settings()
+    bots: str = "medium"
+    seed: str = ""
+    seed_hash: str = ""
+    status: str = "waiting"  # waiting, playing, over
+    first_dealer: int = 0
+    score: tuple[int, int] = (0, 0)
+    deal_no: int = 0
+    # waiting, farmer, bid1, bid2, discard, defend, play, scored, over; and "deal" for the
+    # instant between a hand's end and the next deal, which no view ever shows.
+    phase: str = "waiting"
+    dealer: int | None = None
+    turn: int | None = None
+    up: int | None = None
+    kitty_state: str | None = None  # up, down, picked, out
+    kitty: tuple[int, ...] = ()
+    hands: tuple[int, int, int, int] = (0, 0, 0, 0)
+    trump: int | None = None
+    maker: int | None = None
+    alone: int | None = None
+    defender: int | None = None
+    sitting: tuple[int, ...] = ()
+    asked: tuple[int, ...] = ()  # seats still to be asked: farmers, or defenders of a loner
+    bids: tuple[Bid, ...] = ()
+    buried: int | None = None
+    trick: tuple[tuple[int, int], ...] = ()
+    leader: int | None = None
+    tricks: tuple[Trick, ...] = ()
+    taken: tuple[int, int] = (0, 0)
+    moves: int = 0  # decisions made this deal: part of each decision's key
+    ready: tuple[bool, bool, bool, bool] = (False, False, False, False)
+    outcome: Outcome | None = None
+    history: tuple[Outcome, ...] = ()
+    winner: int | None = None
+
+    @property
+    def hand_no(self) -> int:
+        return len(self.history) + 1
+
+    def seat_of(self, player: str) -> int | None:
+        for n, seat in enumerate(self.seats):
+            if seat.player == player:
+                return n
+        return None
+
+    def host_seat(self) -> int | None:
+        return None if self.host is None else self.seat_of(self.host)
+
+
+def team(seat: int) -> int:
+    return seat % 2
+
+
+def partner(seat: int) -> int:
+    return (seat + 2) % 4

@@ -1,0 +1,117 @@
+"""Deciding the table's own commands: opening it, seats, bots, house rules and the start."""
+
+from __future__ import annotations
+
+from domain import commands as cmd
+from domain import events as ev
+from domain.errors import Conflict, IllegalMove, NotAllowed
+from domain.settings import settings_from
+from domain.shuffle import first_dealer, seed_hash
+from domain.state import State
+
+LEVELS = ("easy", "medium", "hard", "expert")
+
+
+def _seat_number(seat: int) -> None:
+    if not 0 <= seat <= 3:
+        raise IllegalMove("seat must be 0, 1, 2 or 3", field="seat", allowed=["0", "1", "2", "3"])
+
+
+def _level(level: str) -> None:
+    if level not in LEVELS:
+        raise IllegalMove(
+            f"bots must be one of {', '.join(LEVELS)}", field="level", allowed=list(LEVELS)
+        )
+
+
+def _host_before_start(s: State, player: str, what: str) -> None:
+    if player != s.host:
+        raise NotAllowed(f"only the host may {what}")
+    if s.status != "waiting":
+        raise Conflict(f"the game has started; it's too late to {what}")
+
+
+def open_table(s: State, c: cmd.OpenTable) -> list[ev.Event]:
+    if s.seq:
+        raise Conflict(f"table {s.code} is already open")
+    _seat_number(c.seat)
+    _level(c.bots)
+    settings = settings_from(c.settings)
+    try:
+        digest = seed_hash(c.seed)
+    except ValueError as e:
+        raise IllegalMove(str(e), field="seed") from e
+    return [
+        ev.TableOpened(
+            code=c.code, host=c.host, settings=settings, bots=c.bots, seed=c.seed, seed_hash=digest
+        ),
+        ev.SeatTaken(seat=c.seat, player=c.host, name=c.name),
+    ]
+
+
+def take_seat(s: State, c: cmd.TakeSeat) -> list[ev.Event]:
+    _seat_number(c.seat)
+    seat = s.seats[c.seat]
+    if s.status == "over":
+        raise Conflict("the game is over")
+    if s.status == "playing":
+        if seat.player == c.player and seat.away:
+            return [ev.SeatTaken(seat=c.seat, player=c.player, name=c.name)]
+        raise Conflict(f"seat {c.seat} is taken; during a game you can only return to your own")
+    if seat.player == c.player:
+        raise Conflict(f"you already sit in seat {c.seat}")
+    if seat.player is not None or seat.bot is not None:
+        raise Conflict(f"seat {c.seat} is taken")
+    moved = s.seat_of(c.player)
+    out: list[ev.Event] = [] if moved is None else [ev.SeatLeft(seat=moved, player=c.player)]
+    return [*out, ev.SeatTaken(seat=c.seat, player=c.player, name=c.name)]
+
+
+def leave_seat(s: State, c: cmd.LeaveSeat) -> list[ev.Event]:
+    """A player stands up; before the start the host may also take a bot out of its seat."""
+    _seat_number(c.seat)
+    seat = s.seats[c.seat]
+    if seat.player is None and seat.bot is not None:
+        _host_before_start(s, c.player, "take a bot out of its seat")
+        return [ev.BotRemoved(seat=c.seat)]
+    if seat.player != c.player:
+        raise NotAllowed(f"seat {c.seat} isn't yours")
+    if seat.away:
+        raise Conflict("you have already left; a bot is covering your seat")
+    if s.status == "over":
+        raise Conflict("the game is over")
+    return [ev.SeatLeft(seat=c.seat, player=c.player)]
+
+
+def seat_bot(s: State, c: cmd.SeatBot) -> list[ev.Event]:
+    _seat_number(c.seat)
+    _level(c.level)
+    _host_before_start(s, c.player, "seat a bot")
+    if s.seats[c.seat].player is not None:
+        raise Conflict(f"seat {c.seat} is taken by {s.seats[c.seat].name}")
+    return [ev.BotSeated(seat=c.seat, level=c.level)]
+
+
+def change_settings(s: State, c: cmd.ChangeSettings) -> list[ev.Event]:
+    _host_before_start(s, c.player, "change the house rules")
+    return [ev.SettingsChanged(settings=settings_from(c.settings, base=s.settings))]
+
+
+def start_game(s: State, c: cmd.StartGame) -> list[ev.Event]:
+    _host_before_start(s, c.player, "start the game")
+    bots: list[ev.Event] = [
+        ev.BotSeated(seat=n, level=s.bots)
+        for n, seat in enumerate(s.seats)
+        if seat.player is None and seat.bot is None
+    ]
+    return [*bots, ev.GameStarted(first_dealer=first_dealer(s.seed))]
+
+
+TABLE_COMMANDS = {
+    cmd.OpenTable: open_table,
+    cmd.TakeSeat: take_seat,
+    cmd.LeaveSeat: leave_seat,
+    cmd.SeatBot: seat_bot,
+    cmd.ChangeSettings: change_settings,
+    cmd.StartGame: start_game,
+}

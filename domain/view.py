@@ -1,0 +1,166 @@
+"""`view(state, seat)`: the table as one seat (or a spectator, `None`) may see it.
+
+This is the only way cards leave the server. It reads a seat's own hand, the dealer's own
+discard for the dealer, and public facts; never another hand, the kitty's face-down cards or
+the seed before the game is over. The secrecy tests scramble those and check nothing moves.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from domain.cards import CODES, SUITS, cards_of, count, sort_key
+from domain.legal import can
+from domain.state import Outcome, State
+
+
+class SeatView(msgspec.Struct, frozen=True):
+    seat: int
+    player: str | None
+    name: str | None
+    bot: str | None
+    away: bool
+
+
+class BidView(msgspec.Struct, frozen=True, omit_defaults=True):
+    seat: int
+    bid: str
+    round: int
+    suit: str | None = None
+    alone: bool | None = None
+
+
+class CardAt(msgspec.Struct, frozen=True):
+    seat: int
+    card: str
+
+
+class TrickView(msgspec.Struct, frozen=True):
+    leader: int
+    cards: list[CardAt]
+    winner: int
+
+
+class OutcomeView(msgspec.Struct, frozen=True):
+    hand_no: int
+    deal_no: int
+    maker: int
+    trump: str
+    alone: int | None
+    defender: int | None
+    tricks: int
+    how: str
+    team: int
+    points: int
+    score: list[int]
+
+
+class View(msgspec.Struct, frozen=True):
+    code: str
+    seq: int
+    status: str
+    you: int | None
+    host: str | None
+    seats: list[SeatView]
+    settings: dict[str, str]
+    bots: str
+    score: list[int]
+    hand_no: int
+    deal_no: int
+    phase: str
+    dealer: int | None
+    turn: int | None
+    up: str | None
+    kitty_state: str | None
+    trump: str | None
+    maker: int | None
+    alone: int | None
+    defender: int | None
+    sitting: list[int]
+    bids: list[BidView]
+    hand: list[str]
+    buried: str | None
+    counts: list[int]
+    trick: list[CardAt]
+    leader: int | None
+    tricks: list[TrickView]
+    taken: list[int]
+    can: dict[str, dict]
+    outcome: OutcomeView | None
+    hands: list[OutcomeView]
+    ready: list[bool]
+    winner: int | None
+    seed_hash: str
+    seed: str | None
+
+
+def _suit(s: int | None) -> str | None:
+    return None if s is None else SUITS[s]
+
+
+def _card(c: int | None) -> str | None:
+    return None if c is None else CODES[c]
+
+
+def _outcome(o: Outcome) -> OutcomeView:
+    return OutcomeView(
+        hand_no=o.hand_no,
+        deal_no=o.deal_no,
+        maker=o.maker,
+        trump=SUITS[o.trump],
+        alone=o.alone,
+        defender=o.defender,
+        tricks=o.tricks,
+        how=o.how,
+        team=o.team,
+        points=o.points,
+        score=list(o.score),
+    )
+
+
+def view(s: State, seat: int | None) -> View:
+    hand = s.hands[seat] if seat is not None else 0
+    return View(
+        code=s.code,
+        seq=s.seq,
+        status=s.status,
+        you=seat,
+        host=s.host,
+        seats=[SeatView(n, x.player, x.name, x.bot, x.away) for n, x in enumerate(s.seats)],
+        settings=msgspec.structs.asdict(s.settings),
+        bots=s.bots,
+        score=list(s.score),
+        hand_no=s.hand_no,
+        deal_no=s.deal_no,
+        phase=s.phase,
+        dealer=s.dealer,
+        turn=s.turn,
+        up=_card(s.up),
+        kitty_state=s.kitty_state,
+        trump=_suit(s.trump),
+        maker=s.maker,
+        alone=s.alone,
+        defender=s.defender,
+        sitting=list(s.sitting),
+        bids=[
+            BidView(b.seat, b.bid, b.round, _suit(b.suit), b.alone if b.bid != "pass" else None)
+            for b in s.bids
+        ],
+        hand=[CODES[c] for c in sorted(cards_of(hand), key=lambda c: sort_key(c, s.trump))],
+        buried=_card(s.buried) if seat is not None and seat == s.dealer else None,
+        counts=[count(h) for h in s.hands],
+        trick=[CardAt(n, CODES[c]) for n, c in s.trick],
+        leader=s.leader,
+        tricks=[
+            TrickView(t.leader, [CardAt(n, CODES[c]) for n, c in t.cards], t.winner)
+            for t in s.tricks
+        ],
+        taken=list(s.taken),
+        can=can(s, seat),
+        outcome=None if s.outcome is None else _outcome(s.outcome),
+        hands=[_outcome(o) for o in s.history],
+        ready=list(s.ready),
+        winner=s.winner,
+        seed_hash=s.seed_hash,
+        seed=s.seed if s.status == "over" else None,
+    )

@@ -1,0 +1,41 @@
+"""The database engine and schema migrations."""
+
+from pathlib import Path
+
+import msgspec
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import URL, make_url
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+
+
+def driver_url(url: str) -> URL:
+    """Name psycopg 3 as the driver, so settings can hold the plain libpq-style URL.
+
+    Unix-socket URLs (`postgresql://user@/db?host=/run/postgresql`) pass through unchanged:
+    psycopg takes `host` from the query string.
+    """
+    return make_url(url).set(drivername="postgresql+psycopg")
+
+
+def create_engine(url: str, **options: object) -> AsyncEngine:
+    """Encode JSON with msgspec so event data round-trips exactly as the domain encodes it."""
+    return create_async_engine(
+        driver_url(url),
+        json_serializer=msgspec.json.encode,
+        json_deserializer=msgspec.json.decode,
+        **options,
+    )
+
+
+def migrate(url: str) -> None:
+    """Bring the schema to the newest revision; configured here so no alembic.ini is needed.
+
+    Synchronous, as Alembic is; from async code call it through `asyncio.to_thread`.
+    """
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.attributes["url"] = driver_url(url)
+    command.upgrade(config, "head")

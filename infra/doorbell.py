@@ -1,0 +1,115 @@
+"""The doorbell: one LISTEN connection that wakes whoever watches a stream when it grows."""
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager, suppress
+from types import TracebackType
+
+import psycopg
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from infra.eventstore import CHANNEL
+
+log = logging.getLogger(__name__)
+
+
+class Wake:
+    """Set by a ring and cleared by the wait that sees it; a ring only says "read again"."""
+
+    def __init__(self) -> None:
+        self._rung = asyncio.Event()
+
+    def ring(self) -> None:
+        self._rung.set()
+
+    async def wait(self, timeout: float | None = None) -> bool:
+        """True if rung since the last wait, False if `timeout` seconds passed first."""
+        try:
+            async with asyncio.timeout(timeout):
+                await self._rung.wait()
+        except TimeoutError:
+            return False
+        self._rung.clear()
+        return True
+
+
+class Doorbell:
+    """Shares one database connection among every watcher in the process.
+
+    Each browser watching a table and each waiting bot would otherwise hold a connection of its
+    own. Use it as `async with Doorbell(engine) as doorbell:`; entering fails fast if the
+    database is unreachable, and afterwards a dropped connection is re-opened in the background.
+    """
+
+    def __init__(self, engine: AsyncEngine, retry_delay: float = 1.0) -> None:
+        self._connect_args = engine.dialect.create_connect_args(engine.url)
+        self._retry_delay = retry_delay
+        self._watchers: dict[str | None, set[Wake]] = {}
+        self._task: asyncio.Task[None] | None = None
+
+    async def __aenter__(self) -> "Doorbell":
+        self._task = asyncio.create_task(self._listen(await self._connect()))
+        return self
+
+    async def __aexit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with suppress(asyncio.CancelledError):
+                await self._task
+
+    @asynccontextmanager
+    async def watch(self, stream: str | None) -> AsyncIterator[Wake]:
+        """Rings on every append to `stream`, or to any stream if None (for followers).
+
+        Enter before reading the stream, so an append landing between the read and the wait
+        still rings.
+        """
+        wake = Wake()
+        self._watchers.setdefault(stream, set()).add(wake)
+        try:
+            yield wake
+        finally:
+            watchers = self._watchers[stream]
+            watchers.discard(wake)
+            if not watchers:
+                del self._watchers[stream]
+
+    async def _connect(self) -> psycopg.AsyncConnection:
+        args, kwargs = self._connect_args
+        conn = await psycopg.AsyncConnection.connect(*args, autocommit=True, **kwargs)
+        await conn.execute(f"LISTEN {CHANNEL}")
+        return conn
+
+    async def _listen(self, conn: psycopg.AsyncConnection) -> None:
+        while True:
+            try:
+                async for note in conn.notifies():
+                    stream, _, _ = note.payload.rpartition(":")
+                    self._ring(stream)
+            except psycopg.OperationalError as error:
+                log.warning("doorbell connection lost, reconnecting: %s", error)
+            finally:
+                await conn.close()
+            conn = await self._reconnect()
+            # Rings sent while the connection was down are lost: everyone reads again.
+            for watchers in self._watchers.values():
+                for wake in watchers:
+                    wake.ring()
+
+    async def _reconnect(self) -> psycopg.AsyncConnection:
+        while True:
+            await asyncio.sleep(self._retry_delay)
+            try:
+                return await self._connect()
+            except psycopg.OperationalError as error:
+                log.warning("doorbell cannot reconnect yet: %s", error)
+
+    def _ring(self, stream: str) -> None:
+        for wake in (*self._watchers.get(stream, ()), *self._watchers.get(None, ())):
+            wake.ring()

@@ -1,0 +1,107 @@
+"""The service's settings, read once from the environment into one typed object."""
+
+import math
+import os
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+import msgspec
+
+
+class SettingsError(ValueError):
+    """A variable holds a value the service cannot use; the message names it and what is allowed."""
+
+
+class Settings(msgspec.Struct, frozen=True, kw_only=True):
+    """Everything the service reads from its environment.
+
+    A URL left as None means "start the embedded server" (see `infra.embedded`), so a fresh
+    checkout runs with nothing installed. The data directory defaults to `var` in the working
+    directory: in a checkout that is git-ignored, easy to find, and removed with `rm -rf var`.
+    """
+
+    database_url: str | None = None
+    redis_url: str | None = None
+    bot_delay_scale: float = 1.0
+    data_dir: Path = Path("var")
+    host: str = "127.0.0.1"
+    port: int = 8000
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] = os.environ) -> "Settings":
+        """Read the `EUCHRE_*` variables; one unset or empty takes the default.
+
+        Empty counts as unset so a `.env` template with `EUCHRE_DATABASE_URL=` still means the
+        embedded default. The data directory is made absolute here, so a later change of
+        working directory cannot move the embedded servers' data.
+        """
+        values = {}
+        for variable, (field, parse) in _VARIABLES.items():
+            text = environ.get(variable, "").strip()
+            if text:
+                values[field] = _parse(variable, text, parse)
+        settings = cls(**values)
+        return msgspec.structs.replace(settings, data_dir=settings.data_dir.absolute())
+
+
+def _parse(variable: str, text: str, parse: Callable[[str], object]) -> object:
+    """Turn a parser's complaint into an error that names the variable and its value.
+
+    A URL's value is left out of the message: it may carry a password.
+    """
+    try:
+        return parse(text)
+    except ValueError as error:
+        shown = variable if variable.endswith("_URL") else f"{variable}={text!r}"
+        raise SettingsError(f"{shown} is not allowed: {error}") from None
+
+
+def _database_url(text: str) -> str:
+    if not text.startswith(("postgresql://", "postgres://")):
+        raise ValueError(
+            "expected a libpq URL such as postgresql://user:password@host:5432/dbname or "
+            "postgresql://user@/dbname?host=/run/postgresql; leave it unset for the embedded server"
+        )
+    return text
+
+
+def _redis_url(text: str) -> str:
+    if not text.startswith(("redis://", "rediss://", "unix://")):
+        raise ValueError(
+            "expected redis://host:6379/0, rediss://host:6379/0 or unix:///path/to/socket; "
+            "leave it unset for the embedded server"
+        )
+    return text
+
+
+def _delay_scale(text: str) -> float:
+    try:
+        scale = float(text)
+    except ValueError:
+        scale = math.nan
+    if not math.isfinite(scale) or scale < 0:
+        raise ValueError("expected a number >= 0 (1 is the normal pace, 0 makes bots instant)")
+    return scale
+
+
+def _directory(text: str) -> Path:
+    path = Path(text).expanduser()
+    if path.exists() and not path.is_dir():
+        raise ValueError("expected a directory (created if missing), but it is a file")
+    return path
+
+
+def _port(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= 65535:
+        raise ValueError("expected a TCP port number from 1 to 65535")
+    return int(text)
+
+
+_VARIABLES: dict[str, tuple[str, Callable[[str], object]]] = {
+    "EUCHRE_DATABASE_URL": ("database_url", _database_url),
+    "EUCHRE_REDIS_URL": ("redis_url", _redis_url),
+    "EUCHRE_BOT_DELAY_SCALE": ("bot_delay_scale", _delay_scale),
+    "EUCHRE_DATA_DIR": ("data_dir", _directory),
+    "EUCHRE_HOST": ("host", str),
+    "EUCHRE_PORT": ("port", _port),
+}

@@ -1,0 +1,24 @@
+"""The table's log as the public may read it: secrets blanked until the game is over."""
+
+from __future__ import annotations
+
+from typing import Any
+
+# Fields that would show a card or the seed that someone at the table must not see yet. The up
+# card is public (it was turned face up), so HandDealt keeps it.
+SECRET_FIELDS: dict[str, tuple[str, ...]] = {
+    "TableOpened": ("seed",),
+    "HandDealt": ("hands", "kitty"),
+    "FarmerSwapped": ("gave", "got"),
+    "CardBuried": ("card",),
+}
+
+
+def public_line(record: Any, game_over: bool) -> dict[str, Any]:
+    """One NDJSON line: seq, type, at, then the event's fields, secrets as null while playing."""
+    data = dict(record.data)
+    if not game_over:
+        for name in SECRET_FIELDS.get(record.type, ()):
+            if name in data:
+                data[name] = None
+    return {"seq": record.seq, "type": record.type, "at": record.at.isoformat(), **data}

@@ -1,0 +1,102 @@
+"""The litestar app factory: wires the event store, players, lobby and feeds once per process."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+
+import redis.asyncio as aioredis
+from litestar import Litestar
+from litestar.openapi import OpenAPIConfig
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from domain.events import Event
+from domain.state import State
+from infra.db import create_engine
+from infra.doorbell import Doorbell
+from infra.eventstore import EventStore
+from infra.lobby import Lobby
+from infra.players import Players
+from services.api.health import health
+from services.api.players import PlayersController
+from services.api.problems import EXCEPTION_HANDLERS
+from services.api.stream import KEEP_ALIVE, POLL, Feeds, StreamController
+from services.api.tables import TablesController
+from services.tables import Tables
+
+LOBBY_POLL = 5.0
+LOBBY_GATHER = 1.0
+
+OnCommit = Callable[[State, list[Event]], Awaitable[None]]
+
+
+@dataclass
+class Services:
+    engine: AsyncEngine
+    store: EventStore
+    doorbell: Doorbell
+    tables: Tables
+    players: Players
+    lobby: Lobby
+    feeds: Feeds
+    redis: aioredis.Redis | None
+
+
+async def _follow_lobby(lobby: Lobby, doorbell: Doorbell) -> None:
+    """Keep the lobby close behind the log without a transaction per move: after a ring, let
+    the appends of the next moment gather first. Reading the lobby catches up in full anyway."""
+    async with doorbell.watch(None) as wake:
+        while True:
+            await lobby.catch_up()
+            if await wake.wait(LOBBY_POLL):
+                await asyncio.sleep(LOBBY_GATHER)
+
+
+def create_app(
+    database_url: str,
+    redis_url: str | None = None,
+    on_commit: OnCommit | None = None,
+    stream_poll: float = POLL,
+    keep_alive: float = KEEP_ALIVE,
+) -> Litestar:
+    """The API for the database at `database_url` (already migrated).
+
+    `on_commit` runs after each command's events commit (the bots' scheduler hooks in here).
+    """
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Litestar) -> AsyncIterator[None]:
+        engine = create_engine(database_url, pool_size=10, max_overflow=20)
+        store = EventStore(engine)
+        redis = aioredis.from_url(redis_url) if redis_url else None
+        async with Doorbell(engine) as doorbell:
+            tables = Tables(store, on_commit)
+            lobby = Lobby(engine, store)
+            feeds = Feeds(tables, doorbell, stream_poll, keep_alive)
+            app.state.services = Services(
+                engine, store, doorbell, tables, Players(engine), lobby, feeds, redis
+            )
+            follower = asyncio.create_task(_follow_lobby(lobby, doorbell))
+            try:
+                yield
+            finally:
+                follower.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await follower
+                if redis is not None:
+                    await redis.aclose()
+                await engine.dispose()
+
+    return Litestar(
+        route_handlers=[PlayersController, TablesController, StreamController, health],
+        exception_handlers=EXCEPTION_HANDLERS,
+        lifespan=[lifespan],
+        openapi_config=OpenAPIConfig(
+            title="Euchre Tables",
+            version="0.1.0",
+            path="/schema",
+            description="The family's Euchre over HTTP and Server-Sent Events.",
+        ),
+    )

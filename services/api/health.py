@@ -1,0 +1,36 @@
+"""Health: whether the database and the broker answer, for load balancers and operators."""
+
+from __future__ import annotations
+
+from litestar import Request, Response, get
+from sqlalchemy import text
+
+
+@get("/api/health", tags=["health"])
+async def health(request: Request) -> Response:
+    """200 when both answer; 503 naming what is down."""
+    services = request.app.state.services
+    status = {"database": "ok", "broker": "ok"}
+    try:
+        async with services.engine.connect() as conn:
+            await conn.execute(text("SELECT 1"))
+    except Exception as error:
+        status["database"] = f"down: {type(error).__name__}"
+    if services.redis is None:
+        status["broker"] = "down: no broker configured"
+    else:
+        try:
+            await services.redis.ping()
+        except Exception as error:
+            status["broker"] = f"down: {type(error).__name__}"
+    down = [name for name, value in status.items() if value != "ok"]
+    if down:
+        body = {
+            "type": "about:blank",
+            "status": 503,
+            "title": "Service unavailable",
+            "detail": f"{' and '.join(down)} not answering",
+            **status,
+        }
+        return Response(body, status_code=503, media_type="application/problem+json")
+    return Response(status)

@@ -1,0 +1,111 @@
+"""Table use cases shared by the API and the bot workers: load, decide, append, tell.
+
+A command is decided on the table's current state and appended with the `seq` it was decided
+on; if someone else appended first, it is decided again on the new state (unless the caller
+pinned the `seq`, in which case it is stale). Each process keeps the tables it has seen in
+memory and reads only the events after them, so loading a busy table costs one small query.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+
+from domain.commands import Command
+from domain.decide import decide
+from domain.errors import Conflict
+from domain.events import Event
+from domain.evolve import evolve
+from domain.state import State
+from infra.eventstore import ConcurrencyConflict, EventStore, NewEvent
+from projections.table import fold_records, to_record
+
+CACHE_SIZE = 2048
+ATTEMPTS = 8
+
+
+class Stale(Conflict):
+    """The move was decided on a view that is no longer current."""
+
+
+class NoSuchTable(Exception):
+    def __init__(self, code: str) -> None:
+        super().__init__(f"there is no table {code}")
+        self.code = code
+
+
+class Tables:
+    def __init__(
+        self,
+        store: EventStore,
+        on_commit: Callable[[State, list[Event]], Awaitable[None]] | None = None,
+    ) -> None:
+        self.store = store
+        self._on_commit = on_commit
+        self._cache: OrderedDict[str, State] = OrderedDict()
+        self._locks: dict[str, asyncio.Lock] = {}
+
+    async def load(self, code: str) -> State:
+        """The table as the log has it now; raises NoSuchTable for a code never opened."""
+        state = await self._current(code)
+        if not state.seq:
+            raise NoSuchTable(code)
+        return state
+
+    async def _current(self, code: str) -> State:
+        cached = self._cache.get(code)
+        records = await self.store.read(code, after_seq=cached.seq if cached else 0)
+        state = fold_records(records, cached)
+        self._remember(code, state)
+        return state
+
+    def _remember(self, code: str, state: State) -> None:
+        if not state.seq:
+            return
+        known = self._cache.get(code)
+        if known is None or known.seq < state.seq:
+            self._cache[code] = state
+        self._cache.move_to_end(code)
+        while len(self._cache) > CACHE_SIZE:
+            self._cache.popitem(last=False)
+
+    async def execute(
+        self,
+        code: str,
+        command: Command | Callable[[State], Command],
+        expected_seq: int | None = None,
+        command_id: str | None = None,
+    ) -> State:
+        """Decide `command` on the table and append its events; the state after them.
+
+        `command` may be a function of the state, for commands that depend on it (the seat a
+        player sits in). Refusals from the rules propagate unchanged; nothing is appended.
+        """
+        lock = self._locks.setdefault(code, asyncio.Lock())
+        async with lock:
+            for _ in range(ATTEMPTS):
+                state = await self._current(code)
+                if expected_seq is not None and state.seq != expected_seq:
+                    raise Stale(
+                        f"the table has moved on (it is at {state.seq}, you saw {expected_seq}); "
+                        "look again and choose"
+                    )
+                events = decide(state, command(state) if callable(command) else command)
+                new = [NewEvent(*to_record(e)) for e in events]
+                try:
+                    result = await self.store.append(code, state.seq, new, command_id=command_id)
+                except ConcurrencyConflict:
+                    if expected_seq is not None:
+                        raise Stale("the table moved on while your move was decided") from None
+                    continue
+                if result.duplicate:
+                    return await self._current(code)
+                after = state
+                for e in events:
+                    after = evolve(after, e)
+                self._remember(code, after)
+                if self._on_commit is not None:
+                    await self._on_commit(after, events)
+                return after
+        raise Conflict("the table is too busy right now; try again")

@@ -1,0 +1,66 @@
+"""Fixtures every test folder shares: the PostgreSQL and Redis servers tests talk to."""
+
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from uuid import uuid4
+
+import psycopg
+import pytest
+from sqlalchemy import make_url
+
+from infra.db import migrate
+from infra.embedded import EmbeddedPostgres, EmbeddedValkey
+
+
+@pytest.fixture(scope="session")
+def embedded_data_dir() -> Iterator[Path]:
+    """A scratch directory for the session's embedded servers, made only when one is needed.
+
+    Not pytest's own temporary directory: that sits under a private (0700) root, which the
+    PostgreSQL server user could not reach when the tests run as root.
+    """
+    with tempfile.TemporaryDirectory(prefix="euchre-test-") as directory:
+        yield Path(directory)
+
+
+@pytest.fixture(scope="session")
+def base_database_url(request: pytest.FixtureRequest) -> Iterator[str]:
+    """A server and database where tests may CREATE DATABASE.
+
+    `EUCHRE_TEST_DATABASE_URL` when set (CI points it at the machine's PostgreSQL), otherwise an
+    embedded server started on first use, so tests that never ask for it never pay for it.
+    """
+    url = os.environ.get("EUCHRE_TEST_DATABASE_URL")
+    if url:
+        yield url
+        return
+    with EmbeddedPostgres(request.getfixturevalue("embedded_data_dir")) as server:
+        yield server.url
+
+
+@pytest.fixture(scope="session")
+def redis_url(request: pytest.FixtureRequest) -> Iterator[str]:
+    """A Redis-compatible server: `EUCHRE_TEST_REDIS_URL` when set, otherwise embedded Valkey."""
+    url = os.environ.get("EUCHRE_TEST_REDIS_URL")
+    if url:
+        yield url
+        return
+    with EmbeddedValkey(request.getfixturevalue("embedded_data_dir")) as server:
+        yield server.url
+
+
+@pytest.fixture
+def database_url(base_database_url: str) -> Iterator[str]:
+    """A fresh, migrated database of the test's own, dropped afterwards."""
+    name = f"test_{uuid4().hex}"
+    url = make_url(base_database_url).set(database=name).render_as_string(hide_password=False)
+    with psycopg.connect(base_database_url, autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    try:
+        migrate(url)
+        yield url
+    finally:
+        with psycopg.connect(base_database_url, autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')

@@ -1,0 +1,169 @@
+"""The secrecy contract: a seat's view can't depend on any card it isn't allowed to see.
+
+For many states in every phase, under every combination of house rules, and for each seat and a
+spectator: deal out again every secret the viewer mustn't know (the other hands, each keeping its
+size; the kitty's face-down cards; the buried card unless the viewer dealt it; for a spectator,
+every hand), then check the view is byte for byte the same JSON. If any secret leaked into the
+view, some re-deal would move it.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+
+import msgspec
+from euchre_kit import (
+    TOGGLE_KEYS,
+    bot_table,
+    crafted_events,
+    human_table,
+    play_game,
+    random_chooser,
+    seed_of,
+)
+from msgspec.structs import replace
+
+from domain import State, apply, deciding, fallback, fold, legal, view
+from domain.cards import CODES, cards_of, mask_of
+
+VIEWERS = (None, 0, 1, 2, 3)
+PHASES = ("farmer", "bid1", "bid2", "discard", "defend", "play", "scored", "over")
+ENCODE = msgspec.json.Encoder().encode
+
+
+def scramble(state: State, viewer: int | None, rng: random.Random) -> State:
+    """Deal the viewer's unknowns out again, each pile keeping its size."""
+    others = [n for n in range(4) if n != viewer]
+    secret_buried = state.buried is not None and viewer != state.dealer
+    piles = [cards_of(state.hands[n]) for n in others]
+    pool = [c for pile in piles for c in pile] + list(state.kitty)
+    if secret_buried:
+        pool.append(state.buried)
+    rng.shuffle(pool)
+    hands = list(state.hands)
+    for n, pile in zip(others, piles, strict=True):
+        hands[n], pool = mask_of(pool[: len(pile)]), pool[len(pile) :]
+    kitty, pool = tuple(pool[: len(state.kitty)]), pool[len(state.kitty) :]
+    buried = pool.pop() if secret_buried else state.buried
+    assert not pool
+    return replace(state, hands=tuple(hands), kitty=kitty, buried=buried)
+
+
+def farmer_deal(rng: random.Random, farmer: int) -> tuple[list[str], str, str]:
+    """A deal where `farmer` holds five 9s and 10s (a farmer's hand, rare in real shuffles)."""
+    low = [c for c in CODES if c[0] in "9T"]
+    rng.shuffle(low)
+    rest = [c for c in CODES if c not in low[:5]]
+    rng.shuffle(rest)
+    hands = []
+    for n in range(4):
+        if n == farmer:
+            hands.append(" ".join(low[:5]))
+        else:
+            hands.append(" ".join(rest[:5]))
+            rest = rest[5:]
+    return hands, rest[0], " ".join(rest[1:])
+
+
+def all_settings() -> list[dict]:
+    return [
+        dict(zip(TOGGLE_KEYS, values, strict=True))
+        for values in itertools.product(("on", "off"), repeat=len(TOGGLE_KEYS))
+    ]
+
+
+def states_to_check() -> list[State]:
+    """Every state of random whole games (each rule combination, people and bots), and every
+    state of first hands dealt to a farmer."""
+    rng = random.Random(20240601)
+    out: list[State] = []
+
+    def keep(before, command, events, after):
+        out.append(before)
+
+    for k, s in enumerate(all_settings()):
+        for humans in (False, True):
+            table = human_table if humans else bot_table
+            state, _ = table(seed_of(("secrecy", k, humans)), s)
+            final, _ = play_game(state, random_chooser(pass_bias=0.6), rng, each=keep)
+            out.append(final)
+    for k in range(160):
+        s = {key: rng.choice(("on", "off")) for key in TOGGLE_KEYS}
+        s["farmers"] = "on"
+        hands, up, kitty = farmer_deal(rng, farmer=k % 4)
+        state = fold(
+            crafted_events(hands, up, kitty, dealer=rng.randrange(4), settings=s, humans=k % 2 == 0)
+        )
+        assert state.phase == "farmer"
+        choose = random_chooser(pass_bias=0.5)
+        while state.status == "playing" and state.deal_no == 1:
+            out.append(state)
+            state = _step(state, choose, rng)
+            if state.phase == "scored":
+                out.append(state)
+                break
+    return out
+
+
+def _step(state: State, choose, rng: random.Random) -> State:
+    return apply(state, choose(state, rng))[0]
+
+
+def test_no_view_depends_on_a_card_its_viewer_may_not_see():
+    """§ What each seat sees: re-dealing every secret leaves each seat's view byte-identical."""
+    rng = random.Random(7)
+    states = states_to_check()
+    phases = Counter(s.phase for s in states)
+    moved = 0
+    checked = 0
+    for state in states:
+        for viewer in VIEWERS:
+            scrambled = scramble(state, viewer, rng)
+            moved += scrambled != state
+            assert ENCODE(view(scrambled, viewer)) == ENCODE(view(state, viewer)), (
+                f"seat {viewer} can tell secrets apart in phase {state.phase}"
+            )
+            if state.status == "playing":
+                assert view(state, viewer).seed is None
+            if viewer is not None:
+                assert legal(scrambled, viewer) == legal(state, viewer)
+            checked += 1
+        decisions = deciding(state)
+        for d in decisions:
+            scrambled = scramble(state, d.seat, rng)
+            assert deciding(scrambled) == decisions
+            assert fallback(scrambled, d.seat) == fallback(state, d.seat)
+    print(f"secrecy: {len(states)} states, {checked} views; phases {dict(phases)}")
+    assert len(states) >= 10_000
+    for phase in PHASES:
+        assert phases[phase] >= 20, f"only {phases[phase]} states in phase {phase}"
+    assert moved > 0.8 * checked, "the re-deals must actually move cards"
+
+
+def test_the_scramble_would_catch_a_leak():
+    """§ What each seat sees: the re-deal moves every secret, so a leak would show (the check
+    above is not vacuous); the viewer's own hand, and the dealer's discard for the dealer, stay."""
+    rng = random.Random(3)
+    state, _ = bot_table(seed_of("leak"), {"farmers": "on"})
+    state = replace(state, buried=state.kitty[0])  # as if the dealer had buried a card
+    for viewer in VIEWERS:
+        moved = Counter()
+        for _ in range(40):
+            scrambled = scramble(state, viewer, rng)
+            for n in range(4):
+                moved[n] += scrambled.hands[n] != state.hands[n]
+            moved["kitty"] += scrambled.kitty != state.kitty
+            moved["buried"] += scrambled.buried != state.buried
+        for n in range(4):
+            assert (moved[n] == 0) if n == viewer else (moved[n] > 30)
+        assert moved["kitty"] > 30
+        assert (moved["buried"] == 0) if viewer == state.dealer else (moved["buried"] > 20)
+
+
+def test_the_seed_is_shown_only_when_the_game_is_over():
+    """§ What each seat sees: the seed (the key to every deal) stays hidden while playing."""
+    state, _ = human_table(seed_of("seed"))
+    for viewer in VIEWERS:
+        assert view(state, viewer).seed is None

@@ -1,0 +1,89 @@
+"""The doorbell wakes a stream's watchers once an append to it commits, over one connection."""
+
+from contextlib import AsyncExitStack
+
+import pytest
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from infra.doorbell import Doorbell
+from infra.eventstore import APPEND_LOCK, APPEND_SQL, EventStore, NewEvent
+
+pytestmark = pytest.mark.anyio
+
+NOTED = NewEvent("Noted", {"n": 1})
+LISTENING = text(
+    "SELECT count(*) FROM pg_stat_activity"
+    " WHERE datname = current_database() AND query = 'LISTEN euchre_events'"
+)
+
+
+async def test_the_doorbell_rings_after_the_append_commits_and_not_before(
+    engine: AsyncEngine, store: EventStore
+):
+    async with Doorbell(engine) as doorbell, doorbell.watch("T1") as wake:
+        # The store's own append statement, but held open in a transaction of ours: its NOTIFY
+        # has been sent and the doorbell must still not ring until the commit.
+        async with engine.connect() as conn:
+            transaction = await conn.begin()
+            await conn.execute(
+                APPEND_SQL,
+                {
+                    "stream": "T1",
+                    "expected": 0,
+                    "types": ["Noted"],
+                    "data": '[{"n": 1}]',
+                    "command_id": None,
+                    "lock": APPEND_LOCK,
+                },
+            )
+            assert not await wake.wait(0.3)
+            await transaction.commit()
+        assert await wake.wait(5)
+        assert [e.seq for e in await store.read("T1")] == [1]
+
+
+async def test_the_doorbell_rings_watchers_of_that_stream_and_of_every_stream(
+    engine: AsyncEngine, store: EventStore
+):
+    async with (
+        Doorbell(engine) as doorbell,
+        doorbell.watch("T1") as t1,
+        doorbell.watch("T2") as t2,
+        doorbell.watch(None) as everything,
+    ):
+        await store.append("T1", 0, [NOTED])
+
+        assert await t1.wait(5)
+        assert await everything.wait(5)
+        assert not await t2.wait(0.2)
+
+
+async def test_many_watchers_share_one_listening_connection(engine: AsyncEngine, store: EventStore):
+    async with Doorbell(engine) as doorbell, AsyncExitStack() as stack:
+        wakes = [await stack.enter_async_context(doorbell.watch("T1")) for _ in range(100)]
+        async with engine.connect() as conn:
+            assert await conn.scalar(LISTENING) == 1
+
+        await store.append("T1", 0, [NOTED])
+
+        assert all([await wake.wait(5) for wake in wakes])
+
+
+async def test_the_doorbell_reconnects_when_its_connection_drops(
+    engine: AsyncEngine, store: EventStore
+):
+    async with Doorbell(engine, retry_delay=0.05) as doorbell, doorbell.watch("T1") as wake:
+        async with engine.connect() as conn:
+            killed = await conn.scalar(
+                text(
+                    "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+                    " WHERE datname = current_database() AND query = 'LISTEN euchre_events'"
+                )
+            )
+        assert killed == 1
+        assert await wake.wait(5), "everyone reads again after a reconnect"
+
+        await store.append("T1", 0, [NOTED])
+
+        assert await wake.wait(5)

@@ -1,0 +1,169 @@
+"""The embedded servers start in a directory, serve, keep their data, and leave no process behind.
+
+These start their own servers whatever EUCHRE_TEST_* say, so they run on CI too, beside the
+machine's PostgreSQL and Redis: the embedded ones listen on sockets in the temp directory only.
+"""
+
+import signal
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import psycopg
+import pytest
+import redis
+import sqlalchemy
+
+from infra.embedded import EmbeddedPostgres, EmbeddedValkey, services
+from infra.settings import Settings
+
+pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="reads /proc to find processes")
+
+
+@pytest.fixture
+def data_dir() -> Iterator[Path]:
+    """Outside pytest's private temp root, which PostgreSQL's user could not reach as root."""
+    with tempfile.TemporaryDirectory(prefix="euchre-embedded-") as directory:
+        yield Path(directory)
+
+
+def test_servers_serve_and_leave_no_process_behind(data_dir: Path) -> None:
+    with EmbeddedPostgres(data_dir) as postgres, EmbeddedValkey(data_dir) as valkey:
+        with psycopg.connect(postgres.url, autocommit=True) as connection:
+            assert connection.execute("SELECT 1").fetchone() == (1,)
+            connection.execute("CREATE DATABASE scratch")
+        engine = sqlalchemy.create_engine(
+            sqlalchemy.make_url(postgres.url).set(drivername="postgresql+psycopg")
+        )
+        with engine.connect() as connection:
+            assert connection.execute(sqlalchemy.text("SELECT current_database()")).scalar() == (
+                "euchre"
+            )
+        engine.dispose()
+        client = redis.Redis.from_url(valkey.url)
+        client.set("greeting", "hello")
+        assert client.get("greeting") == b"hello"
+        client.close()
+        started = family(postgres.pid) | family(valkey.pid)
+        assert len(started) > 2, "PostgreSQL runs helper processes beside the postmaster"
+    assert not [pid for pid in started if alive(pid)]
+
+
+def test_data_survives_a_restart(data_dir: Path) -> None:
+    with services(Settings(data_dir=data_dir)) as endpoints:
+        with psycopg.connect(endpoints.database_url) as connection:
+            connection.execute("CREATE TABLE note (text TEXT)")
+            connection.execute("INSERT INTO note VALUES ('kept')")
+        redis.Redis.from_url(endpoints.redis_url).set("note", "kept")
+    with services(Settings(data_dir=data_dir)) as endpoints:
+        with psycopg.connect(endpoints.database_url) as connection:
+            assert connection.execute("SELECT text FROM note").fetchone() == ("kept",)
+        assert redis.Redis.from_url(endpoints.redis_url).get("note") == b"kept"
+
+
+def test_configured_urls_are_used_and_nothing_is_started(data_dir: Path) -> None:
+    settings = Settings(
+        database_url="postgresql://postgres@db.invalid/euchre",
+        redis_url="redis://cache.invalid:6379/0",
+        data_dir=data_dir / "unused",
+    )
+    with services(settings) as endpoints:
+        assert endpoints.database_url == settings.database_url
+        assert endpoints.redis_url == settings.redis_url
+    assert not settings.data_dir.exists()
+
+
+def test_a_deep_data_dir_gets_sockets_elsewhere(data_dir: Path) -> None:
+    deep = data_dir / ("nested-" * 12) / "with space"
+    with EmbeddedPostgres(deep) as postgres, EmbeddedValkey(deep) as valkey:
+        assert str(deep) not in postgres.url and str(deep) not in valkey.url
+        assert psycopg.connect(postgres.url).execute("SELECT 1").fetchone() == (1,)
+        assert redis.Redis.from_url(valkey.url).ping()
+    assert (deep / "postgres" / "PG_VERSION").exists()
+
+
+def test_a_second_server_on_the_same_data_dir_is_refused(data_dir: Path) -> None:
+    with EmbeddedPostgres(data_dir), EmbeddedValkey(data_dir):
+        with pytest.raises(RuntimeError, match="already serving"):
+            EmbeddedPostgres(data_dir).start()
+        with pytest.raises(RuntimeError, match="already serving"):
+            EmbeddedValkey(data_dir).start()
+
+
+def test_sigterm_stops_the_servers_before_the_parent_exits(data_dir: Path) -> None:
+    parent, started = start_parent(data_dir)
+    parent.send_signal(signal.SIGTERM)
+    parent.wait(60)
+    assert not [pid for pid in started if alive(pid)]
+
+
+def test_servers_stop_when_their_parent_is_killed(data_dir: Path) -> None:
+    """Nothing in the parent runs on SIGKILL: the kernel's parent-death signal stops them."""
+    parent, started = start_parent(data_dir)
+    parent.kill()
+    parent.wait(60)
+    deadline = time.monotonic() + 30
+    while [pid for pid in started if alive(pid)] and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not [pid for pid in started if alive(pid)]
+
+
+def start_parent(data_dir: Path) -> tuple[subprocess.Popen[str], set[int]]:
+    """A Python process holding `services()` open, as `euchre serve` does; returns it and the
+    server processes it started."""
+    parent = subprocess.Popen(
+        [sys.executable, "-c", PARENT, str(data_dir)],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=Path(__file__).parents[2],
+    )
+    assert parent.stdout is not None
+    assert parent.stdout.readline() == "ready\n"
+    started = family(parent.pid) - {parent.pid}
+    assert len(started) > 2
+    return parent, started
+
+
+PARENT = textwrap.dedent(
+    """
+    import sys, time
+    from pathlib import Path
+    from infra.embedded import services
+    from infra.settings import Settings
+
+    with services(Settings(data_dir=Path(sys.argv[1]))):
+        print("ready", flush=True)
+        time.sleep(600)
+    """
+)
+
+
+def family(pid: int | None) -> set[int]:
+    """A process and all its descendants (PostgreSQL forks one per connection and helper)."""
+    assert pid is not None
+    children: dict[int, set[int]] = {}
+    for entry in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = entry.read_text().rpartition(")")[2].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), set()).add(int(entry.parent.name))
+    found, frontier = {pid}, [pid]
+    while frontier:
+        fresh = children.get(frontier.pop(), set()) - found
+        found |= fresh
+        frontier.extend(fresh)
+    return found
+
+
+def alive(pid: int) -> bool:
+    """Running, that is: a zombie waiting for its parent to reap it has already stopped."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+    except OSError:
+        return False
+    return state != "Z"

@@ -1,0 +1,202 @@
+"""The event store's contract, against a real PostgreSQL."""
+
+import asyncio
+import itertools
+import random
+from datetime import datetime
+
+import pytest
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from infra.db import driver_url
+from infra.eventstore import (
+    ConcurrencyConflict,
+    EventStore,
+    NewEvent,
+    checkpoint,
+    save_checkpoint,
+)
+
+pytestmark = pytest.mark.anyio
+
+
+def noted(n: int) -> NewEvent:
+    return NewEvent("Noted", {"n": n})
+
+
+async def append_retrying(store: EventStore, stream: str, new: list[NewEvent]) -> None:
+    """What every writer does: re-read the stream's seq and try again until it lands.
+
+    Backing off, at random and longer after each loss, keeps the losers of one race from all
+    crowding into the next.
+    """
+    for tries in itertools.count():
+        try:
+            await store.append(stream, await store.last_seq(stream), new)
+            return
+        except ConcurrencyConflict:
+            await asyncio.sleep(random.uniform(0, 0.01 * 2 ** min(tries, 4)))
+
+
+async def test_appended_events_get_the_next_seqs_and_read_back_in_order(store: EventStore):
+    result = await store.append("T1", 0, [noted(1), noted(2)], command_id="c1")
+    await store.append("T1", 2, [noted(3)])
+
+    assert (result.first_seq, result.last_seq, result.duplicate) == (1, 2, False)
+    recorded = await store.read("T1")
+    assert [(e.seq, e.type, e.data, e.command_id) for e in recorded] == [
+        (1, "Noted", {"n": 1}, "c1"),
+        (2, "Noted", {"n": 2}, None),
+        (3, "Noted", {"n": 3}, None),
+    ]
+    assert [e.position for e in recorded[:2]] == list(result.positions)
+    assert all(isinstance(e.at, datetime) and e.at.tzinfo for e in recorded)
+    assert [e.seq for e in await store.read("T1", after_seq=2)] == [3]
+    assert await store.last_seq("T1") == 3
+    assert await store.last_seq("T2") == 0
+
+
+async def test_a_taken_seq_is_a_typed_conflict_and_writes_nothing(store: EventStore):
+    await store.append("T1", 0, [noted(1)])
+
+    with pytest.raises(ConcurrencyConflict) as conflict:
+        await store.append("T1", 0, [noted(2), noted(3)])
+
+    assert (conflict.value.stream, conflict.value.expected_seq, conflict.value.actual_seq) == (
+        "T1",
+        0,
+        1,
+    )
+    assert [e.data for e in await store.read("T1")] == [{"n": 1}]
+
+
+async def test_an_expected_seq_ahead_of_the_stream_is_a_conflict_not_a_gap(store: EventStore):
+    with pytest.raises(ConcurrencyConflict) as conflict:
+        await store.append("T1", 5, [noted(1)])
+
+    assert conflict.value.actual_seq == 0
+    assert await store.read("T1") == []
+
+
+async def test_an_append_with_a_bad_event_writes_none_of_its_events(store: EventStore):
+    # PostgreSQL refuses \u0000 in jsonb, so the last row fails inside the database.
+    with pytest.raises(DBAPIError):
+        await store.append("T1", 0, [noted(1), noted(2), NewEvent("Noted", {"n": "\u0000"})])
+    with pytest.raises(TypeError):
+        await store.append("T1", 0, [noted(1), NewEvent("Noted", {"n": object()})])
+
+    assert await store.read("T1") == []
+    assert (await store.append("T1", 0, [noted(1)])).last_seq == 1
+
+
+async def test_concurrent_writers_retrying_on_conflict_leave_a_stream_without_gaps(
+    store: EventStore,
+):
+    async def writer(name: int) -> None:
+        for n in range(100):
+            await append_retrying(store, "T1", [NewEvent("Noted", {"writer": name, "n": n})])
+
+    await asyncio.gather(*(writer(name) for name in range(10)))
+
+    recorded = await store.read("T1")
+    assert [e.seq for e in recorded] == list(range(1, 1001))
+    for name in range(10):
+        assert [e.data["n"] for e in recorded if e.data["writer"] == name] == list(range(100))
+
+
+async def test_a_follower_by_position_sees_every_event_once_in_commit_order(store: EventStore):
+    streams = ["T1", "T2", "T3", "T4"]
+    writing = True
+    seen = []
+
+    async def writer(stream: str) -> None:
+        for n in range(40):
+            await append_retrying(store, stream, [noted(n)] * (1 + n % 3))
+
+    async def follower() -> None:
+        after = 0
+        while True:
+            finished = not writing
+            batch = await store.read_all(after, limit=25)
+            seen.extend(batch)
+            if batch:
+                after = batch[-1].position
+            elif finished:
+                return
+            else:
+                await asyncio.sleep(0.001)
+
+    following = asyncio.create_task(follower())
+    await asyncio.gather(*(writer(stream) for stream in streams * 2))
+    writing = False
+    await following
+
+    positions = [e.position for e in seen]
+    assert positions == sorted(set(positions))
+    assert positions == [e.position for e in await store.read_all(0, limit=10_000)]
+    for stream in streams:
+        assert [e.seq for e in seen if e.stream == stream] == list(
+            range(1, await store.last_seq(stream) + 1)
+        )
+
+
+async def test_a_retried_command_applies_once_and_returns_the_first_result(store: EventStore):
+    first = await store.append("T1", 0, [noted(1), noted(2)], command_id="c1")
+    await store.append("T1", 2, [noted(3)])
+
+    retried = await store.append("T1", 0, [noted(1), noted(2)], command_id="c1")
+
+    assert retried.duplicate
+    assert (retried.first_seq, retried.last_seq, retried.positions) == (
+        first.first_seq,
+        first.last_seq,
+        first.positions,
+    )
+    assert [e.seq for e in await store.read("T1")] == [1, 2, 3]
+
+
+async def test_racing_retries_of_one_command_apply_it_once(store: EventStore):
+    results = await asyncio.gather(
+        *(store.append("T1", 0, [noted(1), noted(2)], command_id="c1") for _ in range(8))
+    )
+
+    assert sorted(r.duplicate for r in results) == [False] + [True] * 7
+    assert len({(r.first_seq, r.last_seq, r.positions) for r in results}) == 1
+    assert [e.seq for e in await store.read("T1")] == [1, 2]
+
+
+async def test_a_checkpoint_moves_only_with_the_callers_transaction(engine: AsyncEngine):
+    async with engine.connect() as conn:
+        assert await checkpoint(conn, "lobby") == 0
+        await save_checkpoint(conn, "lobby", 7)
+        await conn.rollback()
+        assert await checkpoint(conn, "lobby") == 0
+
+        await save_checkpoint(conn, "lobby", 7)
+        await save_checkpoint(conn, "lobby", 9)
+        await conn.commit()
+    async with engine.connect() as conn:
+        assert await checkpoint(conn, "lobby") == 9
+
+
+async def test_a_second_copy_of_a_follower_waits_and_continues_where_the_first_stopped(
+    engine: AsyncEngine,
+):
+    async with engine.connect() as first, engine.connect() as second:
+        assert await checkpoint(first, "stats") == 0
+        waiting = asyncio.create_task(checkpoint(second, "stats"))
+        await asyncio.sleep(0.2)
+        assert not waiting.done()
+
+        await save_checkpoint(first, "stats", 5)
+        await first.commit()
+
+        assert await waiting == 5
+
+
+def test_a_unix_socket_url_keeps_its_socket_directory():
+    url = driver_url("postgresql://euchre@/euchre?host=/run/postgresql")
+
+    assert url.drivername == "postgresql+psycopg"
+    assert (url.database, url.query["host"]) == ("euchre", "/run/postgresql")

@@ -1,0 +1,39 @@
+"""The lobby lists waiting tables newest first, and `euchre rebuild` gives back the same rows."""
+
+from __future__ import annotations
+
+from services.cli import main
+
+
+def test_the_lobby_rebuilt_from_the_log_equals_the_live_one(
+    api, database_url, redis_url, monkeypatch, capsys
+):
+    ada, bo, cy = (api.player(name) for name in ("Ada", "Bo", "Cy"))
+    ada.ok("POST", "/api/tables", json={"code": "FIRST", "settings": {"farmers": "on"}})
+    bo.ok("POST", "/api/tables", json={"code": "SECOND", "seat": 2, "bots": "hard"})
+    cy.ok("POST", "/api/tables", json={"code": "THIRD"})
+    ada.ok("POST", "/api/tables/SECOND/seats/1")
+    ada.ok("DELETE", "/api/tables/SECOND/seats/1")
+    cy.ok("POST", "/api/tables/SECOND/seats/3")
+    bo.ok("PUT", "/api/tables/SECOND/seats/0/bot", json={"level": "easy"})
+    bo.ok("PATCH", "/api/tables/SECOND/settings", json={"canadian": "on"})
+    cy.ok("POST", "/api/tables/THIRD/start")  # started: no longer waiting
+
+    live = api.http.get("/api/tables").json()["tables"]
+    assert [t["code"] for t in live] == ["SECOND", "FIRST"]
+    second = live[0]
+    assert second["host_name"] == "Bo" and second["bots"] == "hard"
+    assert second["settings"]["canadian"] == "on"
+    assert [(s["name"], s["bot"]) for s in second["seats"]] == [
+        (None, "easy"),
+        (None, None),
+        ("Bo", None),
+        ("Cy", None),
+    ]
+    assert second["open_seats"] == 1
+
+    monkeypatch.setenv("EUCHRE_DATABASE_URL", database_url)
+    monkeypatch.setenv("EUCHRE_REDIS_URL", redis_url)
+    assert main(["rebuild"]) == 0
+    assert "lobby rebuilt" in capsys.readouterr().out
+    assert api.http.get("/api/tables").json()["tables"] == live

@@ -1,0 +1,130 @@
+"""The event stream: a view at once, one per change, resumable with Last-Event-ID, kept alive."""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+
+import httpx
+import pytest
+from http_kit import Server, sse_events
+
+from services.api.app import create_app
+
+
+def read_views(base_url: str, path: str, headers: dict, until, out: list) -> threading.Thread:
+    """Read the stream in a thread into `out` until `until(out)`; returns once the first view
+    has arrived, so moves made afterwards are sure to come after it."""
+    first = threading.Event()
+
+    def run() -> None:
+        with (
+            httpx.Client(base_url=base_url, timeout=30) as http,
+            http.stream("GET", path, headers=headers) as response,
+        ):
+            for event in sse_events(response):
+                out.append(event)
+                first.set()
+                if until(out):
+                    return
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    assert first.wait(timeout=30), "the stream sent nothing"
+    return thread
+
+
+def play_moves(people, code: str, count: int, rng: random.Random) -> None:
+    for _ in range(count):
+        views = [p.ok("GET", f"/api/tables/{code}") for p in people]
+        seat = next(s for s, v in enumerate(views) if set(v["can"]) - {"deal"})
+        can = views[seat]["can"]
+        kind = sorted(k for k in can if k != "deal")[0]
+        body = {"type": kind}
+        if kind in ("play", "discard"):
+            body["card"] = rng.choice(can[kind]["cards"])
+        if kind == "call":
+            body["suit"] = can["call"]["suits"][0]
+        people[seat].ok("POST", f"/api/tables/{code}/moves", json=body)
+
+
+@pytest.fixture
+def started(api):
+    people = [api.player(name) for name in ("Ada", "Bo", "Cy", "Di")]
+    code = people[0].ok("POST", "/api/tables", json={"code": "STREAM"})["code"]
+    for seat, person in enumerate(people[1:], start=1):
+        person.ok("POST", f"/api/tables/{code}/seats/{seat}")
+    people[0].ok("POST", f"/api/tables/{code}/start")
+    return people, code
+
+
+def test_a_resumed_stream_misses_nothing(api, base_url, started):
+    people, code = started
+    rng = random.Random(3)
+    path = f"/api/tables/{code}/events"
+
+    # One watcher stays connected throughout; another drops out and resumes from its last id.
+    whole: list = []
+    target = {"seq": None}
+    full = read_views(
+        base_url,
+        path,
+        people[1].headers,
+        lambda got: target["seq"] is not None and any(e.get("id") == target["seq"] for e in got),
+        whole,
+    )
+    first: list = []
+    part = read_views(base_url, path, people[1].headers, lambda got: len(got) >= 3, first)
+    play_moves(people, code, 2, rng)
+    part.join(timeout=30)
+    assert [e["event"] for e in first] == ["view"] * 3, first
+    resume_from = first[-1]["id"]
+    play_moves(people, code, 12, rng)
+    target["seq"] = str(people[0].ok("GET", f"/api/tables/{code}")["seq"])
+    full.join(timeout=30)
+
+    rest: list = []
+    resumed = read_views(
+        base_url,
+        path,
+        {**people[1].headers, "Last-Event-ID": resume_from},
+        lambda got: any(e.get("id") == target["seq"] for e in got),
+        rest,
+    )
+    resumed.join(timeout=30)
+
+    ids_whole = [e["id"] for e in whole if "id" in e]
+    ids_joined = [e["id"] for e in first if "id" in e] + [e["id"] for e in rest if "id" in e]
+    assert ids_joined == ids_whole
+    assert [e["data"] for e in first + rest if "data" in e] == [
+        e["data"] for e in whole if "data" in e
+    ]
+    views = [json.loads(e["data"]) for e in whole if "data" in e]
+    assert all(v["you"] == 1 and e == str(v["seq"]) for v, e in zip(views, ids_whole, strict=True))
+    # 14 moves, each at least one new view (a full trick adds no extra stable state).
+    assert len(views) >= 15
+
+
+def test_the_stream_sends_keep_alive_comments(database_url, redis_url):
+    app = create_app(database_url, redis_url, keep_alive=0.3)
+    with Server(app) as url, httpx.Client(base_url=url, timeout=30) as http:
+        ada = http.post("/api/players", json={"name": "Ada"}).json()
+        headers = {"Authorization": f"Bearer {ada['token']}"}
+        http.post("/api/tables", json={"code": "QUIET"}, headers=headers)
+        got: list = []
+        read_views(
+            url,
+            "/api/tables/QUIET/events",
+            headers,
+            lambda e: sum("comment" in x for x in e) >= 2,
+            got,
+        ).join(timeout=10)
+        assert got[0]["event"] == "view" and json.loads(got[0]["data"])["you"] == 0
+        assert sum(1 for e in got if e.get("comment") == "keep-alive") >= 2
+
+
+def test_a_stream_for_no_table_is_404(api):
+    response = api.http.get("/api/tables/NOPE/events")
+    assert response.status_code == 404
+    assert response.headers["content-type"].startswith("application/problem+json")
