@@ -1,0 +1,110 @@
+"""What one seat knows, read off its view once and kept as small ints and bit masks.
+
+A bot never sees the State: `Known.of(view)` is built from the same `View` a player's browser
+gets, so the secrecy contract covers bots too. Everything else in the package works on this.
+"""
+
+from __future__ import annotations
+
+from domain.cards import INDEX, NO_TRUMP, SUITS
+from domain.view import View
+
+
+def _card(code: str | None) -> int | None:
+    return None if code is None else INDEX[code]
+
+
+def _mask(codes) -> int:
+    m = 0
+    for code in codes:
+        m |= 1 << INDEX[code]
+    return m
+
+
+class Known:
+    """The seat's own hand and every public fact of the deal, as ints (cards 0-23, suits 0-3).
+
+    `trump` is NO_TRUMP (4) while bidding, so the FOLLOWS/POWER tables index cleanly; `bids`
+    are (seat, round, kind, suit, alone); tricks are (leader, ((seat, card), ...), winner).
+    """
+
+    __slots__ = (
+        "alone",
+        "bids",
+        "buried",
+        "can",
+        "counts",
+        "dealer",
+        "defender",
+        "hand",
+        "kitty_state",
+        "maker",
+        "me",
+        "phase",
+        "rules",
+        "sitting",
+        "taken",
+        "them",
+        "trick",
+        "tricks",
+        "trump",
+        "up",
+        "us",
+    )
+
+    def __init__(self, v: View):
+        if v.you is None:
+            raise ValueError("a bot plays a seat; a spectator's view has nothing to decide")
+        me = v.you
+        self.me = me
+        self.can = v.can
+        self.phase = v.phase
+        self.dealer = v.dealer
+        self.trump = NO_TRUMP if v.trump is None else SUITS.index(v.trump)
+        self.up = _card(v.up)
+        self.kitty_state = v.kitty_state
+        self.hand = _mask(v.hand)
+        self.maker = v.maker
+        self.alone = v.alone
+        self.defender = v.defender
+        self.sitting = tuple(v.sitting)
+        self.buried = _card(v.buried)
+        self.us = v.score[me % 2]
+        self.them = v.score[1 - me % 2]
+        self.counts = tuple(v.counts)
+        self.taken = (v.taken[me % 2], v.taken[1 - me % 2])
+        self.rules = {k: val == "on" for k, val in v.settings.items()}
+        self.bids = tuple(
+            (b.seat, b.round, b.bid, None if b.suit is None else SUITS.index(b.suit), bool(b.alone))
+            for b in v.bids
+        )
+        self.trick = tuple((p.seat, INDEX[p.card]) for p in v.trick)
+        self.tricks = tuple(
+            (t.leader, tuple((p.seat, INDEX[p.card]) for p in t.cards), t.winner) for t in v.tricks
+        )
+
+    @property
+    def partner(self) -> int:
+        return (self.me + 2) % 4
+
+    @property
+    def turned(self) -> int | None:
+        """The up card's suit."""
+        return None if self.up is None else self.up // 6
+
+    def ours(self, seat: int | None) -> bool:
+        return seat is not None and seat % 2 == self.me % 2
+
+    def playing(self) -> list[int]:
+        """Seats in this hand's play, clockwise from mine."""
+        return [s for s in ((self.me + k) % 4 for k in range(4)) if s not in self.sitting]
+
+    def still_to_play(self) -> list[int]:
+        """Seats after mine in the current trick, in order."""
+        n = len(self.playing()) - len(self.trick) - 1
+        after = [s for s in ((self.me + k) % 4 for k in range(1, 4)) if s not in self.sitting]
+        return after[:n]
+
+    def cards(self, kind: str) -> int:
+        """The cards `can[kind]` offers (play or discard), as a mask."""
+        return _mask(self.can[kind]["cards"])

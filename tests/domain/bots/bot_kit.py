@@ -1,0 +1,73 @@
+"""Scenario tables for the bot tests: a hand in play, set up as the rules would have it.
+
+`table(...)` takes hands by seat as card codes and the facts of the deal so far, and returns
+a State ready for `view`: the bots only ever read a view, so a scenario need only be what a
+seat could see at that moment. Where the order of play matters, tests drive the engine with
+commands instead (euchre_kit.crafted + run).
+"""
+
+from __future__ import annotations
+
+import random
+
+from euchre_kit import ALL_ON, mask, plain
+from msgspec.structs import replace
+
+from domain import view
+from domain.bots import choose
+from domain.cards import INDEX, SUITS
+from domain.state import Bid, State, Trick
+
+
+def table(
+    hands: dict[int, str],
+    trump: str,
+    maker: int,
+    turn: int,
+    dealer: int = 3,
+    up: str = "JH",
+    kitty_state: str = "down",
+    alone: int | None = None,
+    trick: list[tuple[int, str]] | None = None,
+    tricks: list[tuple[int, list[tuple[int, str]], int]] | None = None,
+    buried: str | None = None,
+    score: tuple[int, int] = (0, 0),
+    settings: dict | None = None,
+) -> State:
+    base = plain(dealer=dealer, settings=settings or ALL_ON)
+    full = [mask(hands.get(n, "")) for n in range(4)]
+    done = tuple(
+        Trick(leader=lead, cards=tuple((s, INDEX[c]) for s, c in cards), winner=won)
+        for lead, cards, won in (tricks or [])
+    )
+    taken = [0, 0]
+    for t in done:
+        taken[t.winner % 2] += 1
+    t = SUITS.index(trump)
+    return replace(
+        base,
+        phase="play",
+        up=INDEX[up],
+        kitty_state=kitty_state,
+        trump=t,
+        maker=maker,
+        alone=alone,
+        sitting=() if alone is None else ((alone + 2) % 4,),
+        bids=(Bid(seat=maker, round=2, bid="call", suit=t, alone=alone is not None),),
+        hands=tuple(full),
+        trick=tuple((s, INDEX[c]) for s, c in (trick or [])),
+        leader=(trick[0][0] if trick else turn),
+        turn=turn,
+        tricks=done,
+        taken=tuple(taken),
+        buried=None if buried is None else INDEX[buried],
+        score=score,
+    )
+
+
+def move(state: State, seat: int, level: str, k: int = 0):
+    return choose(view(state, seat), level, random.Random(k))
+
+
+def card(state: State, seat: int, level: str) -> str:
+    return move(state, seat, level).card

@@ -1,0 +1,41 @@
+"""The duplicate tournament runner (services/bots/tournament.py): each deal both ways."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain import new_game
+from services.bots.tournament import DEFAULT_SETTINGS, game_seed, play_pair, run, wilson
+
+
+def test_a_game_pair_deals_the_same_cards_to_the_other_side():
+    """Same seed, teams swapped: A's seats in the second game hold B's cards of the first."""
+    seed = game_seed(0, 0)
+    first = new_game(seed, DEFAULT_SETTINGS)
+    again = new_game(seed, DEFAULT_SETTINGS)
+    assert first.hands == again.hands and first.dealer == again.dealer
+
+
+def test_a_pair_is_two_games_and_every_hand_is_counted():
+    r = play_pair(("hard", "easy", 0, 3, None))
+    assert r.games == 2 and sum(r.wins) == 2
+    assert sum(r.hands) > 0 and sum(r.points) >= 20
+
+
+def test_run_adds_up_and_reports_a_wilson_interval():
+    r = run("medium", "easy", 4, workers=1, seed=5, progress=False)
+    assert r.games == 4 and sum(r.wins) == 4 and r.decisions > 0
+    lo, hi = r.interval()
+    assert 0.0 <= lo <= r.share <= hi <= 1.0
+    assert "medium vs easy: 4 games" in r.summary()
+
+
+def test_wilson_interval():
+    lo, hi = wilson(55, 100)
+    assert lo == pytest.approx(0.452, abs=0.001) and hi == pytest.approx(0.644, abs=0.001)
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_run_refuses_an_unknown_level():
+    with pytest.raises(ValueError):
+        run("grandmaster", "easy", 2, workers=1, progress=False)
