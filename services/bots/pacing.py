@@ -1,0 +1,34 @@
+"""How long a bot thinks before each kind of decision, so people can follow the table.
+
+Seconds at the brisk pace, about a second a card; relaxed doubles them, and the server-wide
+`EUCHRE_BOT_DELAY_SCALE` multiplies everything (0 in tests). The first lead after a trick
+waits a little longer, so the finished trick can be seen going to its winner.
+"""
+
+from __future__ import annotations
+
+from domain.state import State
+from domain.turns import Decision, deciding
+
+THINK_SECONDS = {
+    "farmer": 1.2,
+    "bid": 1.2,
+    "discard": 1.0,
+    "defend": 1.2,
+    "play": 0.9,
+    "ready": 0.0,
+}
+AFTER_TRICK_SECONDS = 0.8
+PACES = {"brisk": 1.0, "relaxed": 2.0}
+
+
+def bot_decisions(state: State) -> list[Decision]:
+    """The decisions pending now that a bot makes: a bot's seat, or a person's it covers."""
+    return [d for d in deciding(state) if state.seats[d.seat].is_bot]
+
+
+def think_seconds(state: State, decision: Decision, scale: float) -> float:
+    seconds = THINK_SECONDS[decision.kind]
+    if decision.kind == "play" and not state.trick and state.tricks:
+        seconds += AFTER_TRICK_SECONDS
+    return seconds * PACES[state.settings.bot_pace] * scale

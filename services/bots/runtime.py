@@ -1,0 +1,111 @@
+"""A process's bot machinery: a Dramatiq worker whose actor plays bot turns, and a sweeper.
+
+The actor's work is async (the event store is), so the runtime keeps one event loop in a
+thread of its own with its own engine and table cache; Dramatiq's worker threads hand each
+message to it. `euchre worker` runs one runtime per process; `euchre serve` runs one beside
+the API, so a newcomer's bots move with nothing else started.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from concurrent.futures import Future
+
+import dramatiq
+
+from infra.activity import Activity
+from infra.broker import BOT_QUEUE, BOT_TURN, make_broker, send_bot_turn
+from infra.db import create_engine
+from infra.eventstore import EventStore
+from services.bots.sweeper import Sweeper
+from services.bots.turns import Scheduler, play_turn
+from services.tables import Tables
+
+log = logging.getLogger(__name__)
+
+TURN_TIMEOUT = 60.0
+
+
+class BotRuntime:
+    def __init__(
+        self,
+        database_url: str,
+        redis_url: str,
+        scale: float = 1.0,
+        *,
+        namespace: str = "euchre",
+        threads: int = 4,
+        sweep: bool = True,
+        grace: float | None = None,
+    ) -> None:
+        self.database_url = database_url
+        self.scale = scale
+        self.broker = make_broker(redis_url, namespace)
+        self.scheduler = Scheduler(self.send, scale)
+        self._threads = threads
+        self._sweep = sweep
+        self._grace = grace
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="bots", daemon=True)
+        self._worker: dramatiq.Worker | None = None
+        self._sweeper: Future | None = None
+        self.tables: Tables | None = None
+
+    def send(self, code: str, key: str, delay: float) -> None:
+        send_bot_turn(self.broker, code, key, delay)
+
+    def _on_loop(self, coro, timeout: float | None = TURN_TIMEOUT):
+        return asyncio.run_coroutine_threadsafe(coro, self._loop).result(timeout)
+
+    async def _setup(self) -> None:
+        self._engine = create_engine(self.database_url, pool_size=self._threads + 2)
+        store = EventStore(self._engine)
+        self.tables = Tables(store, self.scheduler)
+        self.activity = Activity(self._engine, store)
+
+    def _bot_turn(self, code: str, key: str) -> None:
+        outcome = self._on_loop(play_turn(self.tables, code, key))
+        log.debug("bot turn %s at %s: %s", key, code, outcome)
+
+    def start(self) -> BotRuntime:
+        self._thread.start()
+        self._on_loop(self._setup())
+        dramatiq.actor(
+            self._bot_turn,
+            broker=self.broker,
+            actor_name=BOT_TURN,
+            queue_name=BOT_QUEUE,
+            max_retries=3,
+            min_backoff=200,
+            max_backoff=2000,
+        )
+        self._worker = dramatiq.Worker(
+            self.broker, worker_threads=self._threads, worker_timeout=100
+        )
+        self._worker.start()
+        if self._sweep:
+            kw = {} if self._grace is None else {"grace": self._grace}
+            sweeper = Sweeper(self.activity, self.tables, self.send, self.scale, **kw)
+            self._sweeper = asyncio.run_coroutine_threadsafe(
+                sweeper.run(self.database_url), self._loop
+            )
+        return self
+
+    def stop(self) -> None:
+        if self._worker is not None:
+            self._worker.stop(timeout=10_000)
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+        if self._thread.is_alive():
+            self._on_loop(self._engine.dispose(), timeout=10)
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(timeout=10)
+        self.broker.close()
+
+    def __enter__(self) -> BotRuntime:
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()

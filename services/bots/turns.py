@@ -1,0 +1,85 @@
+"""A bot's turn: schedule it after a commit, and play it when its message arrives.
+
+The message names the table and the decision key it was scheduled for. Playing it folds the
+table afresh and does nothing if that decision is no longer pending, so a duplicate, late or
+re-sent message is harmless. The move is appended with the seq it was decided on and the key
+as its command id: two workers racing on one turn make one event.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Callable
+
+from domain.bots import choose
+from domain.errors import Refused
+from domain.events import Event
+from domain.legal import legal
+from domain.state import State
+from domain.turns import deciding, fallback
+from domain.view import view
+from services.bots.pacing import bot_decisions, think_seconds
+from services.tables import Stale, Tables
+
+log = logging.getLogger(__name__)
+
+Send = Callable[[str, str, float], None]  # (table code, decision key, delay in seconds)
+
+
+class Scheduler:
+    """Runs after every commit (API or worker): sends each bot decision now pending."""
+
+    def __init__(self, send: Send, scale: float) -> None:
+        self._send = send
+        self._scale = scale
+
+    async def __call__(self, state: State, events: list[Event]) -> None:
+        for decision in bot_decisions(state):
+            try:
+                self._send(state.code, decision.key, think_seconds(state, decision, self._scale))
+            except Exception:  # the sweeper re-sends what is lost; a move must not fail here
+                log.exception("could not send the bot turn %s of %s", decision.key, state.code)
+
+
+async def play_turn(tables: Tables, code: str, key: str) -> str:
+    """Make the bot move for decision `key` at table `code`; says what happened."""
+    state = await tables.load(code)
+    decision = next((d for d in deciding(state) if d.key == key), None)
+    if decision is None or not state.seats[decision.seat].is_bot:
+        return "moved on"
+    seat = decision.seat
+    level = state.seats[seat].bot
+    # Seeded by the table and the decision alone, never by anything secret: the same message
+    # gives the same move on any worker, and the move depends only on the seat's view.
+    command = choose(view(state, seat), level, random.Random(f"{code}/{key}"))
+    how = "played"
+    if command not in legal(state, seat):
+        log.warning(
+            "%s bot at %s seat %d chose %r, not a legal move; playing the fallback",
+            level,
+            code,
+            seat,
+            command,
+        )
+        command, how = fallback(state, seat), "fallback"
+    try:
+        await tables.execute(code, command, expected_seq=state.seq, command_id=f"bot/{code}/{key}")
+    except Stale:
+        return "moved on"
+    except Refused as refusal:
+        log.warning(
+            "%s bot at %s seat %d was refused (%s); playing the fallback",
+            level,
+            code,
+            seat,
+            refusal.reason,
+        )
+        await tables.execute(
+            code,
+            fallback(state, seat),
+            expected_seq=state.seq,
+            command_id=f"bot/{code}/{key}/fallback",
+        )
+        how = "fallback"
+    return how

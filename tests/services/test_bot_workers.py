@@ -1,0 +1,182 @@
+"""Bot turns as Dramatiq workers on real Redis and PostgreSQL: they finish games, race safely,
+shrug off duplicate messages, and a flushed Redis doesn't stall a table (the sweeper)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+import uuid
+
+import httpx
+import pytest
+import redis
+from http_kit import Server
+
+from domain import commands as cmd
+from domain.decide import consequence
+from domain.shuffle import first_dealer
+from domain.turns import deciding
+from infra.db import create_engine
+from infra.eventstore import EventStore
+from projections.table import fold_records, to_event
+from services.api.app import create_app
+from services.bots.runtime import BotRuntime
+from services.bots.turns import play_turn
+from services.tables import Tables
+
+pytestmark = pytest.mark.anyio
+SEED = "5e" * 32
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture
+def namespace(redis_url: str):
+    """This test's own Redis keys: its queues can't meet another test's."""
+    name = f"euchre-test-{uuid.uuid4().hex[:8]}"
+    yield name
+    client = redis.Redis.from_url(redis_url)
+    for key in client.scan_iter(f"{name}:*"):
+        client.delete(key)
+    client.close()
+
+
+@pytest.fixture
+async def store(database_url: str):
+    engine = create_engine(database_url)
+    yield EventStore(engine)
+    await engine.dispose()
+
+
+async def open_table(tables: Tables, code: str, host_seat: int | None = None) -> None:
+    """A started table of bots, with the host as a person in `host_seat` if given."""
+    seat = 0 if host_seat is None else host_seat
+    await tables.execute(
+        code, cmd.OpenTable(code=code, host="h", name="Host", seed=SEED, seat=seat)
+    )
+    if host_seat is None:
+        await tables.execute(code, cmd.LeaveSeat(player="h", seat=seat))
+    await tables.execute(code, cmd.StartGame(player="h"))
+
+
+async def wait_until_over(tables: Tables, code: str, seconds: float = 120) -> None:
+    deadline = time.monotonic() + seconds
+    while (state := await tables.load(code)).status != "over":
+        assert time.monotonic() < deadline, f"stalled at seq {state.seq}, phase {state.phase}"
+        await asyncio.sleep(0.1)
+
+
+async def each_decision_answered_once(store: EventStore, code: str) -> int:
+    """Replay the log: every move answers the decision pending before it, and no decision key
+    is answered twice (a duplicate or raced turn would show here). Returns the moves seen."""
+    records = await store.read(code)
+    state = fold_records([])
+    answered: list[str] = []
+    for r in records:
+        pending = {d.seat: d.key for d in deciding(state)}
+        event = to_event(r.type, r.data)
+        seat = getattr(event, "seat", None)
+        if consequence(state) is None and state.status == "playing" and seat in pending:
+            answered.append(pending[seat])
+        state = fold_records([r], state)
+    assert len(answered) == len(set(answered))
+    return len(answered)
+
+
+async def test_four_bots_play_a_whole_game_through_the_worker(
+    database_url, redis_url, namespace, store
+):
+    with BotRuntime(database_url, redis_url, 0.0, namespace=namespace, sweep=False) as bots:
+        tables = Tables(store, bots.scheduler)
+        await open_table(tables, "BOTS4")
+        await wait_until_over(tables, "BOTS4")
+    state = await tables.load("BOTS4")
+    assert max(state.score) >= 10 and state.winner is not None
+    assert await each_decision_answered_once(store, "BOTS4") > 50
+
+
+async def test_two_workers_racing_one_turn_append_one_move(store):
+    quiet = Tables(store)  # no scheduler: nothing else moves
+    await open_table(quiet, "RACE")
+    state = await quiet.load("RACE")
+    key = deciding(state)[0].key
+    first, second = Tables(store), Tables(store)
+    outcomes = await asyncio.gather(play_turn(first, "RACE", key), play_turn(second, "RACE", key))
+    assert sorted(outcomes) == ["moved on", "played"]
+    assert len(await store.read("RACE", after_seq=state.seq)) == 1  # one bid, nothing follows
+    assert await each_decision_answered_once(store, "RACE") == 1
+
+
+async def test_the_same_message_twice_appends_one_move(database_url, redis_url, namespace, store):
+    # The host sits where bidding reaches last, so three bot bids come first.
+    host = first_dealer(SEED)
+    quiet = Tables(store)
+    await open_table(quiet, "TWICE", host_seat=host)
+    pending = deciding(await quiet.load("TWICE"))[0]
+    assert pending.seat != host
+    with BotRuntime(database_url, redis_url, 0.0, namespace=namespace, sweep=False) as bots:
+        bots.send("TWICE", pending.key, 0.0)
+        bots.send("TWICE", pending.key, 0.0)
+        deadline = time.monotonic() + 30
+        while deciding(state := await quiet.load("TWICE"))[0].seat != host:
+            assert time.monotonic() < deadline
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(0.5)  # time for the duplicate to land, if it were going to
+    assert (await quiet.load("TWICE")).seq == state.seq
+    assert await each_decision_answered_once(store, "TWICE") == 3  # three bids, once each
+
+
+async def test_a_flushed_redis_doesnt_stall_the_game(database_url, redis_url, namespace, store):
+    with BotRuntime(database_url, redis_url, 0.0, namespace=namespace, sweep=False) as bots:
+        tables = Tables(store, bots.scheduler)
+        await open_table(tables, "FLUSH")
+        while (await tables.load("FLUSH")).seq < 40:
+            await asyncio.sleep(0.05)
+    # The worker died mid-game and Redis lost every message it held.
+    client = redis.Redis.from_url(redis_url)
+    for key in client.scan_iter(f"{namespace}:*"):
+        client.delete(key)
+    client.close()
+    stalled = await tables.load("FLUSH")
+    await asyncio.sleep(0.5)
+    assert (await tables.load("FLUSH")).seq == stalled.seq, "nothing moves without a message"
+
+    with BotRuntime(database_url, redis_url, 0.0, namespace=namespace, grace=0.5):
+        await wait_until_over(tables, "FLUSH")
+    assert await each_decision_answered_once(store, "FLUSH") > 50
+
+
+def test_a_person_plays_three_bots_to_the_end_over_http(database_url, redis_url, namespace):
+    with (
+        BotRuntime(database_url, redis_url, 0.0, namespace=namespace, sweep=False) as bots,
+        Server(create_app(database_url, redis_url, bots.scheduler)) as url,
+        httpx.Client(base_url=url, timeout=30) as http,
+    ):
+        token = http.post("/api/players", json={"name": "Solo"}).json()["token"]
+        http.cookies.clear()
+        me = {"Authorization": f"Bearer {token}"}
+        code = http.post("/api/tables", json={"bots": "hard"}, headers=me).json()["code"]
+        view = http.post(f"/api/tables/{code}/start", headers=me).json()
+        assert [s["bot"] for s in view["seats"]] == [None, "hard", "hard", "hard"]
+        rng, moves, deadline = random.Random(1), 0, time.monotonic() + 120
+        while view["status"] != "over":
+            assert time.monotonic() < deadline, "the bots stalled"
+            view = http.get(f"/api/tables/{code}", headers=me).json()
+            kinds = sorted(k for k in view["can"] if k != "deal")
+            if not kinds:
+                time.sleep(0.02)
+                continue
+            kind = kinds[0]
+            body = {"type": kind, "seq": view["seq"]}
+            if kind in ("play", "discard"):
+                body["card"] = rng.choice(view["can"][kind]["cards"])
+            if kind == "call":
+                body["suit"] = view["can"]["call"]["suits"][0]
+            response = http.post(f"/api/tables/{code}/moves", json=body, headers=me)
+            assert response.status_code in (200, 409), response.text  # 409: a bot moved first
+            moves += 1
+        assert max(view["score"]) >= 10 and moves > 10
