@@ -39,6 +39,12 @@ _WHAT_NOW = {
 
 def decide(state: State, command: cmd.Command) -> list[ev.Event]:
     """The events `command` makes, consequences included; raises Refused if it can't be made."""
+    return decide_and_fold(state, command)[0]
+
+
+def decide_and_fold(state: State, command: cmd.Command) -> tuple[list[ev.Event], State]:
+    """`decide`, and the state after its events: working out the consequences folds them
+    anyway, so callers that need the new state needn't fold them a second time."""
     table = TABLE_COMMANDS.get(type(command))
     if table is not None:
         if not state.seq and not isinstance(command, cmd.OpenTable):
@@ -134,7 +140,7 @@ def consequence(s: State) -> ev.Event | None:
     return None
 
 
-def _with_consequences(state: State, events: list[ev.Event]) -> list[ev.Event]:
+def _with_consequences(state: State, events: list[ev.Event]) -> tuple[list[ev.Event], State]:
     s = state
     for e in events:
         s = evolve(s, e)
@@ -142,4 +148,4 @@ def _with_consequences(state: State, events: list[ev.Event]) -> list[ev.Event]:
     while (e := consequence(s)) is not None:
         out.append(e)
         s = evolve(s, e)
-    return out
+    return out, s

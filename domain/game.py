@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from domain import commands as cmd
-from domain.decide import decide
+from domain.decide import decide_and_fold
 from domain.events import Event
 from domain.evolve import evolve
 from domain.state import State
@@ -11,10 +11,8 @@ from domain.state import State
 
 def apply(state: State, command: cmd.Command) -> tuple[State, list[Event]]:
     """Decide and fold in one step: the new state and the events that made it."""
-    events = decide(state, command)
-    for e in events:
-        state = evolve(state, e)
-    return state, events
+    events, after = decide_and_fold(state, command)
+    return after, events
 
 
 def opening(seed: str, settings: dict | None = None, code: str = "GAME") -> list[Event]:

@@ -12,11 +12,10 @@ import asyncio
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 
-from domain.commands import Command
-from domain.decide import decide
+from domain.commands import Command, OpenTable
+from domain.decide import decide_and_fold
 from domain.errors import Conflict
 from domain.events import Event
-from domain.evolve import evolve
 from domain.state import State
 from infra.eventstore import ConcurrencyConflict, EventStore, NewEvent
 from projections.table import fold_records, to_record
@@ -86,12 +85,15 @@ class Tables:
         async with lock:
             for _ in range(ATTEMPTS):
                 state = await self._current(code)
+                if not state.seq and not isinstance(command, OpenTable):
+                    raise NoSuchTable(code)
+                chosen = command(state) if callable(command) else command
                 if expected_seq is not None and state.seq != expected_seq:
                     raise Stale(
                         f"the table has moved on (it is at {state.seq}, you saw {expected_seq}); "
                         "look again and choose"
                     )
-                events = decide(state, command(state) if callable(command) else command)
+                events, after = decide_and_fold(state, chosen)
                 new = [NewEvent(*to_record(e)) for e in events]
                 try:
                     result = await self.store.append(code, state.seq, new, command_id=command_id)
@@ -101,9 +103,6 @@ class Tables:
                     continue
                 if result.duplicate:
                     return await self._current(code)
-                after = state
-                for e in events:
-                    after = evolve(after, e)
                 self._remember(code, after)
                 if self._on_commit is not None:
                     await self._on_commit(after, events)

@@ -61,6 +61,11 @@ class Feeds:
         self._poll = poll
         self._feeds: dict[str, Feed] = {}
 
+    def watching(self, code: str) -> int:
+        """How many streams in this process watch `code` now."""
+        feed = self._feeds.get(code)
+        return 0 if feed is None else len(feed.queues)
+
     @contextlib.asynccontextmanager
     async def subscribe(self, code: str) -> AsyncIterator[asyncio.Queue[State]]:
         feed = self._feeds.get(code)

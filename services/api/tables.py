@@ -154,16 +154,20 @@ class TablesController(Controller):
             body = msgspec.json.decode(await request.body())
         except msgspec.DecodeError:
             raise Problem(400, 'the body must be JSON: {"type": ..., ...}') from None
-        tables = _tables(request)
-        state = await tables.load(code)
-        seat = state.seat_of(player.id)
-        if seat is None:
-            raise Problem(403, "you don't sit at this table", field="code")
-        command, seq = move_command(body, seat)
+        seq = body.get("seq") if isinstance(body, dict) else None
+
+        def command(state: State) -> cmd.Command:
+            seat = state.seat_of(player.id)
+            if seat is None:
+                raise Problem(403, "you don't sit at this table", field="code")
+            return move_command(body, seat)[0]
+
         key = request.headers.get("idempotency-key")
         command_id = f"{player.id}:{code}:{key}" if key else None
-        after = await tables.execute(code, command, expected_seq=seq, command_id=command_id)
-        return view(after, seat)
+        after = await _tables(request).execute(
+            code, command, expected_seq=seq if isinstance(seq, int) else None, command_id=command_id
+        )
+        return view(after, after.seat_of(player.id))
 
     @get("/{code:str}/log", dependencies={"player": Provide(optional_player)})
     async def log(

@@ -106,7 +106,8 @@ async def test_two_workers_racing_one_turn_append_one_move(store):
     key = deciding(state)[0].key
     first, second = Tables(store), Tables(store)
     outcomes = await asyncio.gather(play_turn(first, "RACE", key), play_turn(second, "RACE", key))
-    assert sorted(outcomes) == ["moved on", "played"]
+    # The loser either saw the turn gone or had its append recognised as the same command.
+    assert "played" in outcomes and set(outcomes) <= {"played", "moved on"}
     assert len(await store.read("RACE", after_seq=state.seq)) == 1  # one bid, nothing follows
     assert await each_decision_answered_once(store, "RACE") == 1
 

@@ -60,6 +60,23 @@ def assert_keeps_secrets(view: dict, seat: int | None, seen_public: set[str]) ->
         assert view["seed"] is None
 
 
+def assert_log_keeps_secrets(log: list[dict]) -> None:
+    """While the game runs the log names no card but turned-up and played ones, and no seed."""
+    public = {e["up"] for e in log if e["type"] == "HandDealt"}
+    public |= {e["card"] for e in log if e["type"] == "CardPlayed"}
+    for e in log:
+        if e["type"] == "TableOpened":
+            assert e["seed"] is None and e["seed_hash"]
+        if e["type"] == "HandDealt":
+            assert e["hands"] is None and e["kitty"] is None
+        if e["type"] == "CardBuried":
+            assert e["card"] is None
+        if e["type"] == "FarmerSwapped":
+            assert e["gave"] is None and e["got"] is None
+    named = set(CARD.findall(json.dumps(log)))
+    assert named <= public, f"the log names {named - public}"
+
+
 def test_four_people_play_a_whole_game_to_ten_over_http(api, base_url):
     rng = random.Random(7)
     people = [api.player(name) for name in ("Ada", "Bo", "Cy", "Di")]
@@ -106,6 +123,8 @@ def test_four_people_play_a_whole_game_to_ten_over_http(api, base_url):
             break
         movers = [seat for seat, v in enumerate(views) if set(v["can"]) - {"deal"}]
         assert movers, "someone must have something to do"
+        if moves % 40 == 0:
+            assert_log_keeps_secrets(api.log(code))
         seat = rng.choice(movers)
         body = choose(views[seat], rng) | {"seq": views[seat]["seq"]}
         after = people[seat].ok("POST", f"/api/tables/{code}/moves", json=body)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import threading
+import time
 
 import httpx
 import pytest
@@ -128,3 +129,19 @@ def test_a_stream_for_no_table_is_404(api):
     response = api.http.get("/api/tables/NOPE/events")
     assert response.status_code == 404
     assert response.headers["content-type"].startswith("application/problem+json")
+
+
+def test_a_closed_stream_leaves_nothing_behind(database_url, redis_url):
+    """Disconnecting ends the watcher; the table's feed stops once nobody watches."""
+    app = create_app(database_url, redis_url)
+    with Server(app) as url, httpx.Client(base_url=url, timeout=30) as http:
+        ada = http.post("/api/players", json={"name": "Ada"}).json()
+        headers = {"Authorization": f"Bearer {ada['token']}"}
+        http.post("/api/tables", json={"code": "GONE"}, headers=headers)
+        got: list = []
+        read_views(url, "/api/tables/GONE/events", headers, lambda e: True, got).join(timeout=10)
+        feeds = app.state.services.feeds
+        deadline = time.monotonic() + 10
+        while feeds.watching("GONE"):
+            assert time.monotonic() < deadline, "the feed outlived its last watcher"
+            time.sleep(0.05)
