@@ -165,6 +165,22 @@ def main() -> None:
                 time.sleep(0.1)
         clients = args.games * 4
         raw, raw_lat = asyncio.run(append_rate(url, clients, args.seconds / 2))
+        if os.environ.get("BENCH_PROFILE"):  # a py-spy profile of the server under HTTP load
+            subprocess.Popen(
+                [
+                    "uvx",
+                    "py-spy",
+                    "record",
+                    "-d",
+                    str(int(args.seconds)),
+                    "-o",
+                    os.environ["BENCH_PROFILE"],
+                    "-f",
+                    "speedscope",
+                    "-p",
+                    str(server.pid),
+                ]
+            )
         moves, lat = asyncio.run(http_rate(base, args.games, args.seconds))
     finally:
         if server is not None:

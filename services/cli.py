@@ -87,19 +87,23 @@ def _rebuild(args: argparse.Namespace, settings: Settings) -> int:
     from infra import embedded
     from infra.db import create_engine, migrate
     from infra.eventstore import EventStore
+    from infra.activity import Activity
     from infra.lobby import Lobby
 
     async def rebuild(url: str) -> int:
         engine = create_engine(url)
+        store = EventStore(engine)
         try:
-            return await Lobby(engine, EventStore(engine)).rebuild()
+            count = await Lobby(engine, store).rebuild()
+            await Activity(engine, store).rebuild()
+            return count
         finally:
             await engine.dispose()
 
     with embedded.services(settings) as endpoints:
         migrate(endpoints.database_url)
         count = asyncio.run(rebuild(endpoints.database_url))
-    print(f"lobby rebuilt from {count} events")
+    print(f"lobby and activity rebuilt from {count} events")
     return 0
 
 
@@ -136,7 +140,9 @@ def parser() -> argparse.ArgumentParser:
     )
     tournament.add_argument("rest", nargs=argparse.REMAINDER)
     tournament.set_defaults(run=_tournament)
-    rebuild = commands.add_parser("rebuild", help="drop the lobby and rebuild it from the log")
+    rebuild = commands.add_parser(
+        "rebuild", help="drop the read models and rebuild them from the log"
+    )
     rebuild.set_defaults(run=_rebuild)
     upgrade = commands.add_parser("migrate", help="bring the database schema up to date")
     upgrade.set_defaults(run=_migrate)

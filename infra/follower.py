@@ -1,0 +1,64 @@
+"""A read model's follower: folds the global log into its own rows, checkpoint in the same
+transaction, so a crash never applies an event twice or skips one.
+
+Any number of processes may run the same follower: a transaction-level advisory lock lets one
+at a time move the checkpoint. Read models say only how a batch of events changes their rows
+and how to clear them; catching up and rebuilding from the log are the same for all.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import zlib
+from collections.abc import Awaitable, Callable
+
+from sqlalchemy import delete, text
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from infra.eventstore import EventStore, RecordedEvent, checkpoint, checkpoints, save_checkpoint
+
+Apply = Callable[[AsyncConnection, list[RecordedEvent]], Awaitable[None]]
+Clear = Callable[[AsyncConnection], Awaitable[None]]
+
+
+class Follower:
+    def __init__(
+        self,
+        name: str,
+        engine: AsyncEngine,
+        store: EventStore,
+        apply: Apply,
+        clear: Clear,
+        batch: int = 1000,
+    ) -> None:
+        self.name = name
+        self._engine = engine
+        self._store = store
+        self._apply = apply
+        self._clear = clear
+        self._batch = batch
+        self._lock = asyncio.Lock()
+        self._key = zlib.crc32(f"follower/{name}".encode())
+
+    async def catch_up(self) -> int:
+        """Apply every event past the checkpoint; how many were read."""
+        total = 0
+        async with self._lock:
+            while True:
+                async with self._engine.begin() as conn:
+                    await conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": self._key})
+                    after = await checkpoint(conn, self.name)
+                    records = await self._store.read_all(after, self._batch)
+                    if not records:
+                        return total
+                    await self._apply(conn, records)
+                    await save_checkpoint(conn, self.name, records[-1].position)
+                total += len(records)
+
+    async def rebuild(self) -> int:
+        """Drop the rows and the checkpoint, then fold the whole log again."""
+        async with self._engine.begin() as conn:
+            await conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": self._key})
+            await self._clear(conn)
+            await conn.execute(delete(checkpoints).where(checkpoints.c.name == self.name))
+        return await self.catch_up()
