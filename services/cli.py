@@ -85,9 +85,9 @@ def _worker(args: argparse.Namespace, settings: Settings) -> int:
 
 def _rebuild(args: argparse.Namespace, settings: Settings) -> int:
     from infra import embedded
+    from infra.activity import Activity
     from infra.db import create_engine, migrate
     from infra.eventstore import EventStore
-    from infra.activity import Activity
     from infra.lobby import Lobby
 
     async def rebuild(url: str) -> int:
