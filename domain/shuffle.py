@@ -31,7 +31,7 @@ def seed_hash(seed: str) -> str:
 def _words(key: bytes, label: bytes) -> Iterator[int]:
     block = 0
     while True:
-        digest = hmac.new(key, label + struct.pack(">I", block), hashlib.sha256).digest()
+        digest = hmac.digest(key, label + struct.pack(">I", block), "sha256")
         yield from struct.unpack(">8I", digest)
         block += 1
 
