@@ -34,7 +34,17 @@ def _serve(args: argparse.Namespace, settings: Settings) -> int:
                 f"Euchre Tables is serving on http://{host}:{port}/ (Ctrl-C stops it)", flush=True
             )
             uvicorn.run(app, host=host, port=port, log_level="warning")
+            _finish_quietly()
     return 0
+
+
+def _finish_quietly() -> None:
+    """Once the server has stopped, let the rest of shutdown (bots, then the embedded servers,
+    each bounded by its own timeout) finish: a second Ctrl-C would only cut it short."""
+    import signal
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, signal.SIG_IGN)
 
 
 def _work(settings: Settings, threads: int) -> None:

@@ -1,0 +1,49 @@
+"""The embedded default: a private PostgreSQL and Valkey, started for a run and stopped after it.
+
+`services(settings)` hands out the URLs to use: the configured ones, with an embedded server
+started for each left unset (docs/operations.md).
+"""
+
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+
+import msgspec
+
+from infra.embedded.postgres import DATABASE, SUPERUSER, EmbeddedPostgres
+from infra.embedded.process import EmbeddedError, sigterm_interrupts
+from infra.embedded.valkey import EmbeddedValkey
+from infra.settings import Settings
+
+__all__ = [
+    "DATABASE",
+    "SUPERUSER",
+    "EmbeddedError",
+    "EmbeddedPostgres",
+    "EmbeddedValkey",
+    "Endpoints",
+    "services",
+]
+
+
+class Endpoints(msgspec.Struct, frozen=True):
+    """Where the service finds its servers: libpq and redis-py URLs."""
+
+    database_url: str
+    redis_url: str
+
+
+@contextmanager
+def services(settings: Settings) -> Iterator[Endpoints]:
+    """The servers to use: the configured URLs, with embedded ones started for any left unset.
+
+    Everything started here is stopped on leaving the block, including by Ctrl-C or SIGTERM.
+    """
+    with ExitStack() as stack:
+        stack.enter_context(sigterm_interrupts())
+        database_url = settings.database_url
+        if database_url is None:
+            database_url = stack.enter_context(EmbeddedPostgres(settings.data_dir)).url
+        redis_url = settings.redis_url
+        if redis_url is None:
+            redis_url = stack.enter_context(EmbeddedValkey(settings.data_dir)).url
+        yield Endpoints(database_url, redis_url)

