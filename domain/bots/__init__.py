@@ -7,7 +7,9 @@ doesn't change) holds. Every move is one of the options in `view.can`, by constr
 Levels: "easy" (a beginner: calls trump on little, plays each trick on its own, sometimes
 any card), "medium" (sound bidding and play from its hand, the trick on the table and who
 has shown out) and "hard" (medium's method with every card gone counted, bidding bars and
-loners fitted by simulation, the score read, and a few measured refinements in play).
+loners fitted by simulation, the score read, a few measured refinements in play, and, with
+two or three cards left, a search: it deals the unseen cards out many ways, plays each deal
+out perfectly and overrules the rules' card when another scores clearly better; search.py).
 "expert" plays as hard for now.
 """
 
@@ -48,7 +50,7 @@ def choose(v: View, level: str, rng: random.Random) -> cmd.Command:
         raise ValueError("this seat has nothing to decide")
     k = Known(v)
     if "play" in can:
-        card = easy.choose_card(k, rng) if plays == "easy" else play.choose_card(k, plays)
+        card = easy.choose_card(k, rng) if plays == "easy" else play.choose_card(k, plays, rng)
         return cmd.Play(seat=seat, card=CODES[card])
     if "order" in can:
         order, alone = (

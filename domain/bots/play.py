@@ -5,26 +5,30 @@ Both levels play by the same method. Medium judges "sure" from its hand, the tri
 table and who has shown out; hard from everything gone (memory.py). Hard also has a few
 refinements each measured by playing the same position out every way it could go (the
 maker's partner leads trump, two cards from home a defender leads trump, throw-offs come
-from the shortest suit).
+from the shortest suit), and with two or three cards left it checks the rules' card by
+search (search.py), which plays on from many deals of the unseen cards.
 """
 
 from __future__ import annotations
 
+from domain.bots import search
 from domain.bots.known import Known
 from domain.bots.memory import Memory
 from domain.bots.strength import TRUMP_MASK, power
 from domain.cards import FOLLOWS, POWER, SUIT_MASK, cards_of
 
 
-def choose_card(k: Known, level: str) -> int:
+def choose_card(k: Known, level: str, rng=None) -> int:
+    """The card to play. Hard (given its rng) lets search overrule the rules (search.py)."""
     options = k.cards("play")
     if not options & (options - 1):
         return options.bit_length() - 1
     hard = level == "hard"
     mem = Memory(k, full=hard)
-    if not k.trick:
-        return lead(k, mem, options, hard)
-    return follow(k, mem, options, hard)
+    card = lead(k, mem, options, hard) if not k.trick else follow(k, mem, options, hard)
+    if hard and rng is not None:
+        card = search.choose(k, options, card, rng, search.HARD_PLAN, mem)
+    return card
 
 
 # -- leading ---------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from msgspec.structs import replace
 
 from domain import view
 from domain.bots import choose
-from domain.cards import INDEX, SUITS
+from domain.cards import INDEX, SUITS, cards_of
 from domain.state import Bid, State, Trick
 
 
@@ -71,3 +71,24 @@ def move(state: State, seat: int, level: str, k: int = 0):
 
 def card(state: State, seat: int, level: str) -> str:
     return move(state, seat, level).card
+
+
+def scrambled(s: State, seat: int, rng: random.Random) -> State:
+    """The same table as `seat` sees it, with every secret it can't see dealt out afresh:
+    the other hands (each keeping its size), the kitty and, unless it dealt, the buried card."""
+    others = [n for n in range(4) if n != seat]
+    hidden_buried = s.buried is not None and seat != s.dealer
+    pool = [c for n in others for c in cards_of(s.hands[n])] + list(s.kitty)
+    if hidden_buried:
+        pool.append(s.buried)
+    rng.shuffle(pool)
+    hands = list(s.hands)
+    at = 0
+    for n in others:
+        size = s.hands[n].bit_count()
+        hands[n] = sum(1 << c for c in pool[at : at + size])
+        at += size
+    kitty = tuple(pool[at : at + len(s.kitty)])
+    at += len(s.kitty)
+    buried = pool[at] if hidden_buried else s.buried
+    return replace(s, hands=tuple(hands), kitty=kitty, buried=buried)

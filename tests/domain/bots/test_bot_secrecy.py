@@ -9,32 +9,11 @@ from __future__ import annotations
 import random
 
 import pytest
+from bot_kit import scrambled
 from euchre_kit import TOGGLE_KEYS, bot_table, seed_of
-from msgspec.structs import replace
 
 from domain import apply, deciding, view
 from domain.bots import LEVELS, choose
-from domain.cards import cards_of
-from domain.state import State
-
-
-def scrambled(s: State, seat: int, rng: random.Random) -> State:
-    others = [n for n in range(4) if n != seat]
-    hidden_buried = s.buried is not None and seat != s.dealer
-    pool = [c for n in others for c in cards_of(s.hands[n])] + list(s.kitty)
-    if hidden_buried:
-        pool.append(s.buried)
-    rng.shuffle(pool)
-    hands = list(s.hands)
-    at = 0
-    for n in others:
-        size = s.hands[n].bit_count()
-        hands[n] = sum(1 << c for c in pool[at : at + size])
-        at += size
-    kitty = tuple(pool[at : at + len(s.kitty)])
-    at += len(s.kitty)
-    buried = pool[at] if hidden_buried else s.buried
-    return replace(s, hands=tuple(hands), kitty=kitty, buried=buried)
 
 
 def states(n_games: int):
@@ -67,3 +46,25 @@ def test_a_bot_decides_the_same_whatever_it_cannot_see(level):
             assert choose(theirs, level, random.Random(k)) == expected
         checked += 1
     assert checked > 100
+
+
+def test_hard_searches_only_what_it_can_see():
+    """Hard's search deals the unseen cards out at random: from its rng and its view alone.
+    Late in a hand, where it searches, scrambling the hidden cards leaves its card alone."""
+    rng = random.Random("search")
+    checked = 0
+    for g in range(12):
+        state, _ = bot_table(seed_of(("search secrets", g)), {})
+        while state.status == "playing" and checked < 60:
+            seat = deciding(state)[0].seat
+            mine = view(state, seat)
+            searched = "play" in mine.can and 2 <= len(mine.hand) <= 3
+            if searched and len(mine.can["play"]["cards"]) > 1:
+                expected = choose(mine, "hard", random.Random(g))
+                for _ in range(2):
+                    theirs = view(scrambled(state, seat, rng), seat)
+                    assert theirs == mine
+                    assert choose(theirs, "hard", random.Random(g)) == expected
+                checked += 1
+            state, _ = apply(state, choose(mine, "hard", random.Random(checked)))
+    assert checked == 60
