@@ -24,6 +24,7 @@ from services.api.players import PlayersController
 from services.api.problems import EXCEPTION_HANDLERS
 from services.api.stream import KEEP_ALIVE, POLL, Feeds, StreamController
 from services.api.tables import TablesController
+from services.api.web import web
 from services.tables import Tables
 
 LOBBY_POLL = 5.0
@@ -90,7 +91,7 @@ def create_app(
                 await engine.dispose()
 
     return Litestar(
-        route_handlers=[PlayersController, TablesController, StreamController, health],
+        route_handlers=[PlayersController, TablesController, StreamController, health, web],
         exception_handlers=EXCEPTION_HANDLERS,
         lifespan=[lifespan],
         openapi_config=OpenAPIConfig(

@@ -1,0 +1,55 @@
+// The HTTP contract (docs: /schema): every call, and problem+json errors turned into sentences.
+
+export class ApiError extends Error {
+  constructor(status, detail, body = null) {
+    super(detail);
+    this.status = status;
+    this.body = body;
+  }
+}
+
+export async function call(method, path, body) {
+  const init = { method, credentials: 'same-origin', headers: { Accept: 'application/json' } };
+  if (body !== undefined) {
+    init.headers['Content-Type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch {
+    throw new ApiError(0, 'Can’t reach the server. Check your connection and try again.');
+  }
+  const text = await response.text();
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch { data = null; }
+  if (!response.ok) {
+    const detail = data?.detail || `${response.status} ${response.statusText}`;
+    throw new ApiError(response.status, sentence(detail), data);
+  }
+  return data;
+}
+
+/** The server's details are lower-case fragments ("you must follow hearts"); show a sentence. */
+function sentence(detail) {
+  const s = String(detail).trim();
+  if (!s) return s;
+  const first = s[0].toUpperCase() + s.slice(1);
+  return /[.!?]$/.test(first) ? first : `${first}.`;
+}
+
+const t = (code) => `/api/tables/${encodeURIComponent(code)}`;
+
+export const api = {
+  newPlayer: (name) => call('POST', '/api/players', { name }),
+  waiting: () => call('GET', '/api/tables'),
+  open: (body) => call('POST', '/api/tables', body),
+  table: (code) => call('GET', t(code)),
+  sit: (code, seat) => call('POST', `${t(code)}/seats/${seat}`),
+  stand: (code, seat) => call('DELETE', `${t(code)}/seats/${seat}`),
+  bot: (code, seat, level) => call('PUT', `${t(code)}/seats/${seat}/bot`, { level }),
+  settings: (code, changes) => call('PATCH', `${t(code)}/settings`, changes),
+  start: (code) => call('POST', `${t(code)}/start`),
+  move: (code, move) => call('POST', `${t(code)}/moves`, move),
+  eventsUrl: (code) => `${t(code)}/events`,
+};

@@ -1,0 +1,101 @@
+// Cards: faces drawn in HTML and SVG, the hand's order (trump first), and the bowers.
+
+import { h, isRed, suitMark, SUIT_NAMES } from './dom.js';
+
+export const RANKS = '9TJQKA';
+const RANK_LABEL = { 9: '9', T: '10', J: 'J', Q: 'Q', K: 'K', A: 'A' };
+const RANK_WORD = { 9: 'nine', T: 'ten', J: 'jack', Q: 'queen', K: 'king', A: 'ace' };
+
+export const rankOf = (card) => card[0];
+export const suitOf = (card) => card[1];
+export const rankLabel = (card) => RANK_LABEL[card[0]];
+
+/** The other suit of the same colour: clubs for spades, diamonds for hearts. */
+export const sameColour = (suit) => ({ S: 'C', C: 'S', H: 'D', D: 'H' })[suit];
+
+export const isRight = (card, trump) => !!trump && card === `J${trump}`;
+export const isLeft = (card, trump) => !!trump && card === `J${sameColour(trump)}`;
+
+/** The suit a card belongs to once trump is known: the left bower is a trump. */
+export const effectiveSuit = (card, trump) => (isLeft(card, trump) ? trump : suitOf(card));
+
+export function cardName(card, trump) {
+  if (isRight(card, trump)) return `the right bower (jack of ${SUIT_NAMES[suitOf(card)]})`;
+  if (isLeft(card, trump)) return `the left bower (jack of ${SUIT_NAMES[suitOf(card)]})`;
+  return `${RANK_WORD[rankOf(card)]} of ${SUIT_NAMES[suitOf(card)]}`;
+}
+
+function power(card, trump) {
+  if (isRight(card, trump)) return 20;
+  if (isLeft(card, trump)) return 19;
+  return RANKS.indexOf(rankOf(card));
+}
+
+/**
+ * The hand's order: trump first (the left bower with it, bowers high), then the other suits
+ * with colours alternating where the cards allow; before trump, spades, hearts, clubs,
+ * diamonds. Within a suit, high to low.
+ */
+export function sortHand(cards, trump) {
+  const groups = new Map();
+  for (const c of cards) {
+    const s = effectiveSuit(c, trump);
+    if (!groups.has(s)) groups.set(s, []);
+    groups.get(s).push(c);
+  }
+  const rest = ['S', 'H', 'C', 'D'].filter((s) => s !== trump && groups.has(s));
+  let best = rest;
+  let bestClashes = Infinity;
+  for (const order of permutations(rest)) {
+    const line = trump && groups.has(trump) ? [trump, ...order] : order;
+    let clashes = 0;
+    for (let i = 1; i < line.length; i += 1) if (isRed(line[i]) === isRed(line[i - 1])) clashes += 1;
+    if (clashes < bestClashes) { best = order; bestClashes = clashes; }
+  }
+  const suits = trump && groups.has(trump) ? [trump, ...best] : best;
+  return suits.flatMap((s) => groups.get(s).sort((a, b) => power(b, trump) - power(a, trump)));
+}
+
+function permutations(items) {
+  if (items.length <= 1) return [items];
+  return items.flatMap((x, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((p) => [x, ...p]));
+}
+
+// Pip layouts for the 9 and 10, in percent of the face's inner box.
+const PIPS = {
+  9: [[25, 10], [25, 37], [25, 63], [25, 90], [75, 10], [75, 37], [75, 63], [75, 90], [50, 50]],
+  T: [[25, 10], [25, 37], [25, 63], [25, 90], [75, 10], [75, 37], [75, 63], [75, 90], [50, 24], [50, 76]],
+};
+
+/** A card face (or its back, for `null`). Extra attributes go on the outer element. */
+export function cardFace(card, { trump = null, tag = 'div', attrs = {}, cls = '' } = {}) {
+  if (!card) return h(`${tag}.card.back${cls ? `.${cls}` : ''}`, { 'aria-label': 'a card, face down', ...attrs });
+  const suit = suitOf(card);
+  const rank = rankOf(card);
+  const colour = isRed(suit) ? 'red' : 'black';
+  const corner = (where) => h(`span.corner.${where}`, {}, h('b', {}, rankLabel(card)), suitMark(suit));
+  let middle;
+  if (PIPS[rank]) {
+    middle = h('span.pips', {}, PIPS[rank].map(([x, y]) =>
+      h('span.pip', { style: { left: `${x}%`, top: `${y}%` }, class: y > 55 ? 'flip' : '' }, suitMark(suit))));
+  } else if (rank === 'A') {
+    middle = h('span.ace', {}, suitMark(suit));
+  } else {
+    middle = h('span.court', {}, h('b', {}, rank), suitMark(suit));
+  }
+  const el = h(`${tag}.card.${colour}${cls ? `.${cls}` : ''}`, {
+    'data-card': card,
+    'aria-label': cardName(card, trump),
+    ...attrs,
+  }, corner('tl'), h('span.mid', {}, middle, h('span.solo', {}, suitMark(suit))), corner('br'));
+  if (isLeft(card, trump)) el.append(h('span.bower', { title: 'The left bower counts as trump' }, 'Left'));
+  else if (isRight(card, trump)) el.append(h('span.bower.right', { title: 'The right bower: the highest card' }, 'Right'));
+  return el;
+}
+
+/** A small inline card for text and the rail: "J" and a suit mark. */
+export function miniCard(card) {
+  if (!card) return h('span.mini.back', { 'aria-label': 'a card, face down' });
+  return h(`span.mini.${isRed(suitOf(card)) ? 'red' : 'black'}`, { 'data-card': card, 'aria-label': cardName(card) },
+    h('b', {}, rankLabel(card)), suitMark(suitOf(card)));
+}

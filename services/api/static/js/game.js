@@ -1,0 +1,274 @@
+// The table during a game: plates, the trick, the rail, your hand and the dock of moves,
+// banners and the result sheet. Each part redraws only when what it shows has changed.
+
+import { api } from './api.js';
+import { Banners } from './banners.js';
+import { cardName, effectiveSuit } from './cards.js';
+import { drawMoves, statusText } from './dock.js';
+import { Center } from './center.js';
+import { h, Parts, sleep } from './dom.js';
+import { drawHand, handKey } from './hand.js';
+import { me } from './me.js';
+import { go, StatusLine } from './nav.js';
+import { drawPlate, plateKey } from './plates.js';
+import { drawRail, railKey } from './rail.js';
+import { nameOf } from './seats.js';
+import { drawSheet, sheetKey } from './sheet.js';
+import { callBanner, defendBanner, outcomeWords } from './words.js';
+
+const DEAL_HOLD = 1200;
+
+export class Game {
+  constructor(ctx) {
+    this.kind = 'game';
+    this.ctx = ctx;
+    this.parts = new Parts();
+    this.status = new StatusLine('dock-status');
+    this.status.fallback = () => this.drawStatus(true);
+    this.v = null;
+    this.alone = false;
+    this.pending = false;
+    this.selected = new Set();
+    this.sheetOpen = false;
+    this.sheetPlanned = null;
+    this.sheetClosedFor = null;
+    this.lastDealt = null;
+    this.dealOpensAt = 0;
+    this.dealTimer = null;
+    this.gone = false;
+
+    this.plates = [0, 1, 2, 3].map(() => h('div.plate'));
+    this.center = new Center(this);
+    this.banners = new Banners((b) => this.bannerDue(b));
+    this.railEl = h('aside.rail', { 'aria-label': 'Score, trump and tricks' });
+    this.feltEl = h('section.felt', { 'aria-label': 'The table' }, this.plates, this.center.el, this.banners.el);
+    this.movesEl = h('div.moves');
+    this.handEl = h('div.hand', { 'aria-label': 'Your hand' });
+    this.sheetEl = h('div.sheet', { role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'sheet-title' });
+    this.sheetLayer = h('div.sheet-layer', { hidden: true, 'data-layer': '2' }, this.sheetEl);
+    this.el = h('main.game', {},
+      h('div.board', {}, this.feltEl, this.railEl),
+      h('div.dock', {}, this.status.el, this.movesEl),
+      this.handEl,
+      this.sheetLayer);
+    this.el.dataset.motion = 'idle';
+  }
+
+  destroy() {
+    this.gone = true;
+    clearTimeout(this.dealTimer);
+    this.center.cues.clear();
+    this.banners.clear();
+  }
+
+  plateEl(seat) { return this.plates[seat]; }
+
+  myTurnToPlay() { return !!this.v?.can?.play; }
+
+  update(v) {
+    const prev = this.v;
+    this.v = v;
+    // "Start without waiting" takes the place of "Next hand": hold it a moment so a double
+    // click can't deal over someone still reading.
+    if (v.can?.deal && !v.can?.ready && (!prev || prev.can?.ready)) {
+      this.dealOpensAt = Date.now() + DEAL_HOLD;
+      clearTimeout(this.dealTimer);
+      this.dealTimer = setTimeout(() => { this.parts.forget('moves'); this.parts.forget('sheet'); this.draw(); }, DEAL_HOLD + 20);
+    }
+    if (!prev || prev.deal_no !== v.deal_no || prev.phase !== v.phase) {
+      this.alone = false;
+      this.selected.clear();
+    }
+    this.announce(prev, v);
+    this.center.sync(v, prev);
+    this.draw();
+    this.planSheet();
+  }
+
+  // ---- banners
+
+  announce(prev, v) {
+    if (!prev) return;
+    const sameDeal = prev.deal_no === v.deal_no;
+    if (sameDeal && prev.maker === null && v.maker !== null) {
+      const bid = [...v.bids].reverse().find((b) => b.bid !== 'pass');
+      if (bid) this.banners.add({ ...callBanner(v, bid), deal: v.deal_no });
+    }
+    if (sameDeal && prev.defender === null && v.defender !== null) this.banners.add({ ...defendBanner(v), deal: v.deal_no });
+    if (v.hands.length > prev.hands.length && v.outcome) {
+      const words = outcomeWords(v, v.outcome);
+      if (words.banner) this.banners.add({ title: words.banner, text: words.title, tone: v.outcome.how, hand: v.outcome.hand_no, deal: v.deal_no });
+    }
+    if (v.deal_no > prev.deal_no && v.hand_no === prev.hand_no && prev.status === 'playing' && prev.phase !== 'scored') {
+      this.banners.add({ title: 'Thrown in', text: 'Everyone passed. The next dealer deals.', tone: 'call', deal: v.deal_no });
+    }
+  }
+
+  bannerDue(b) { return !this.gone && !this.sheetOpen && b.deal === this.v.deal_no; }
+
+  // ---- drawing
+
+  draw() {
+    const v = this.v;
+    if (!v) return;
+    const host = !!me() && v.host === me()?.id;
+    const mine = Object.keys(v.can || {}).some((k) => k !== 'deal');
+    Object.assign(this.el.dataset, {
+      phase: v.phase,
+      status: v.status,
+      seq: String(v.seq),
+      turn: mine ? 'me' : v.turn !== null ? 'other' : 'none',
+      you: v.you === null ? 'watching' : String(v.you),
+      sheet: this.sheetOpen ? 'open' : 'closed',
+      pending: this.pending ? 'yes' : 'no',
+    });
+    for (const seat of [0, 1, 2, 3]) {
+      if (this.parts.changed(`plate${seat}`, plateKey(v, seat))) drawPlate(this.plates[seat], v, seat);
+    }
+    if (this.parts.changed('rail', railKey(v))) drawRail(this.railEl, v);
+    if (this.parts.changed('moves', v.can, v.phase, v.status, v.up, v.you, v.dealer, this.alone, this.pending, this.selected.size, this.sheetOpen, host, v.seats[v.you ?? 0].away)) {
+      keepFocus(this.movesEl, () => drawMoves(this, v, host));
+    }
+    const dealt = this.lastDealt !== v.deal_no && ['farmer', 'bid1'].includes(v.phase) && v.bids.length === 0;
+    if (this.parts.changed('hand', handKey(v, this.selected, this.pending))) {
+      keepFocus(this.handEl, () => drawHand(this.handEl, v, { selected: this.selected, pending: this.pending, dealt, onCard: (c) => this.onCard(c) }));
+      this.lastDealt = v.deal_no;
+    }
+    this.drawStatus();
+    if (this.sheetOpen && this.parts.changed('sheet', sheetKey(v, host), this.pending, this.dealHeld())) this.drawSheetNow(host);
+  }
+
+  drawStatus(force = false) {
+    if (this.status.sticky && !force) return;
+    this.status.say(statusText(this.v, this.pending), 'info');
+  }
+
+  // ---- acting
+
+  async send(move) {
+    if (this.pending || !this.v) return;
+    this.pending = true;
+    this.draw();
+    try {
+      await this.ctx.act(() => api.move(this.v.code, { ...move, seq: this.v.seq }));
+    } catch { /* the status line says why */ } finally {
+      this.pending = false;
+      this.draw();
+    }
+  }
+
+  onCard(card) {
+    const v = this.v;
+    const can = v.can || {};
+    if (this.pending) return;
+    if (can.play) {
+      if (can.play.cards.includes(card)) this.send({ type: 'play', card });
+      else this.explain(card);
+    } else if (can.discard) {
+      this.send({ type: 'discard', card });
+    } else if (can.farmer) {
+      if (this.selected.has(card)) this.selected.delete(card);
+      else if (this.selected.size < 3) this.selected.add(card);
+      this.draw();
+    } else if (v.turn !== null && v.turn !== v.you) {
+      this.status.say(`Wait for ${nameOf(v, v.turn)}.`, 'info', 2500);
+    }
+  }
+
+  explain(card) {
+    const v = this.v;
+    const led = v.trick.length ? effectiveSuit(v.trick[0].card, v.trump) : null;
+    const text = led ? `You must follow {${led}}: you can’t play the ${cardName(card, v.trump)}.` : 'That card can’t be played now.';
+    this.status.say(text, 'error', 4000);
+  }
+
+  async playAgain() {
+    if (this.pending) return;
+    this.pending = true;
+    this.draw();
+    const v = this.v;
+    const others = [0, 1, 2, 3].filter((n) => n !== v.you);
+    const bots = others.filter((n) => v.seats[n].bot && !v.seats[n].player);
+    try {
+      this.status.say('Opening a new table…');
+      const fresh = await api.open({ settings: v.settings, bots: v.bots, seat: v.you ?? 0 });
+      for (const n of bots) await api.bot(fresh.code, n, v.seats[n].bot);
+      if (bots.length === 3) await api.start(fresh.code);
+      go(`/t/${fresh.code}`);
+    } catch (err) {
+      this.status.error(err);
+    } finally {
+      this.pending = false;
+      if (!this.gone) this.draw();
+    }
+  }
+
+  // ---- the result sheet
+
+  sheetId(v) { return `${v.status === 'over' ? 'over' : 'hand'}:${v.hands.length}`; }
+
+  planSheet() {
+    const v = this.v;
+    const due = v.phase === 'scored' || v.status === 'over';
+    if (!due) {
+      this.sheetPlanned = null;
+      if (this.sheetOpen) this.closeSheet(false);
+      return;
+    }
+    const id = this.sheetId(v);
+    if (this.sheetOpen || this.sheetClosedFor === id || this.sheetPlanned === id) return;
+    this.sheetPlanned = id;
+    (async () => {
+      // The last trick is seen to its winner, and the banners play, before the sheet opens.
+      await this.center.cues.idle();
+      await this.banners.idle();
+      await sleep(v.status === 'over' ? 900 : 700);
+      if (this.gone || this.sheetPlanned !== id || this.sheetId(this.v) !== id) return;
+      this.openSheet();
+    })();
+  }
+
+  openSheet() {
+    if (this.sheetOpen) return;
+    this.banners.clear();
+    this.sheetOpen = true;
+    this.sheetLayer.hidden = false;
+    this.parts.forget('sheet');
+    this.draw();
+    this.sheetEl.querySelector('button.primary')?.focus({ preventScroll: true });
+  }
+
+  closeSheet(byHand = true) {
+    if (byHand) this.sheetClosedFor = this.sheetId(this.v);
+    this.sheetOpen = false;
+    this.sheetLayer.hidden = true;
+    this.draw();
+  }
+
+  dealHeld() { return Date.now() < this.dealOpensAt; }
+
+  drawSheetNow(host) {
+    keepFocus(this.sheetEl, () => drawSheet(this.sheetEl, this.v, {
+      host,
+      dealHeld: this.dealHeld() || this.pending,
+      pending: this.pending,
+      act: {
+        ready: () => this.send({ type: 'ready' }),
+        dealNow: () => this.send({ type: 'deal' }),
+        close: () => this.closeSheet(),
+        playAgain: () => this.playAgain(),
+      },
+    }));
+  }
+}
+
+/** Redraw a part and, if focus was inside it, put it back on the element with the same key. */
+function keepFocus(el, redraw) {
+  const active = document.activeElement;
+  const inside = active && el.contains(active) && active !== el;
+  const ident = inside ? (active.dataset.key || active.getAttribute('name') || active.dataset.card) : null;
+  redraw();
+  if (!ident) return;
+  const again = el.querySelector(`[data-key="${CSS.escape(ident)}"], [name="${CSS.escape(ident)}"], [data-card="${CSS.escape(ident)}"]`);
+  if (again && !again.disabled) again.focus({ preventScroll: true });
+}

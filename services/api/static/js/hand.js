@@ -1,0 +1,50 @@
+// Your hand: sorted with trump first, the cards you may play lit and the rest dimmed, keys
+// 1 to 6 by position. Tapping plays a card, picks the one to bury, or picks three to swap.
+
+import { cardFace, sortHand } from './cards.js';
+import { fill, h } from './dom.js';
+
+/** What the hand is for right now, and which cards that allows. */
+export function handMode(v) {
+  const can = v.can || {};
+  if (can.play) return { mode: 'play', legal: can.play.cards };
+  if (can.discard) return { mode: 'discard', legal: can.discard.cards };
+  if (can.farmer) return { mode: 'farmer', legal: can.farmer.cards };
+  return { mode: null, legal: [] };
+}
+
+export function handKey(v, selected, pending) {
+  return [v.hand, v.trump, v.deal_no, handMode(v), [...selected], pending, v.you, v.sitting, v.kitty_state, v.up, v.status];
+}
+
+export function drawHand(el, v, { selected, pending, dealt, onCard }) {
+  if (v.you === null) {
+    el.dataset.mode = 'watching';
+    fill(el, h('p.watching', {}, 'You’re watching this table.'));
+    return;
+  }
+  const { mode, legal } = handMode(v);
+  const cards = sortHand(v.hand, v.trump);
+  const sittingOut = v.sitting.includes(v.you);
+  el.dataset.mode = mode || 'wait';
+  el.classList.toggle('sitting-out', sittingOut);
+  el.style.setProperty('--n', cards.length);
+  fill(el, cards.map((card, i) => {
+    const ok = legal.includes(card);
+    const attrs = {
+      type: 'button',
+      'data-index': i,
+      'data-key': i < 6 ? String(i + 1) : null,
+      'data-legal': mode ? String(ok) : null,
+      'aria-disabled': (mode && !ok) || pending ? 'true' : null,
+      'aria-pressed': mode === 'farmer' ? String(selected.has(card)) : null,
+      onclick: () => onCard(card),
+      style: dealt ? { animationDelay: `${i * 70}ms` } : null,
+    };
+    const classes = [mode ? (ok ? 'lit' : 'dim') : '', selected.has(card) ? 'selected' : '', dealt ? 'dealt' : ''].filter(Boolean).join('.');
+    const el2 = cardFace(card, { tag: 'button', trump: v.trump, attrs, cls: classes });
+    if (mode === 'discard' && card === v.up) el2.append(h('span.flag', {}, 'Picked up'));
+    if (i < 6) el2.append(h('kbd.cardkey', { 'aria-hidden': 'true' }, String(i + 1)));
+    return el2;
+  }), sittingOut ? h('p.sitting-note', {}, 'Your partner is going alone: you sit this hand out.') : null);
+}

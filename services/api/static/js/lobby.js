@@ -1,0 +1,143 @@
+// The lobby: pick a name, open a table with house rules, or join one by code or from the list.
+
+import { api } from './api.js';
+import { h, fill, Parts } from './dom.js';
+import { becomePlayer, forget, me } from './me.js';
+import { bar, go, StatusLine } from './nav.js';
+import { DEFAULT_RULES, HOUSE_RULES, LEVELS, levelName, ruleChips } from './rules.js';
+
+const REFRESH = 5000;
+const CODE = /^[A-Za-z0-9-]{4,32}$/;
+
+export function mountLobby(root) {
+  root.dataset.view = 'lobby';
+  const status = new StatusLine('lobby-status');
+  const parts = new Parts();
+  const listEl = h('div.waiting-list', { 'aria-live': 'polite' });
+  let timer = null;
+  let gone = false;
+
+  // ---- who you are
+  const nameInput = h('input', { name: 'name', autocomplete: 'nickname', maxlength: 40, placeholder: 'Your name', 'aria-label': 'Your name', required: true });
+  const whoEl = h('section.card-panel.who');
+  const drawWho = () => {
+    const who = me();
+    if (who) {
+      fill(whoEl,
+        h('p.who-line', {}, 'Playing as ', h('strong', {}, who.name)),
+        h('button.link', { type: 'button', onclick: () => { forget(); drawWho(); nameInput.focus(); } }, 'Change name'));
+    } else {
+      fill(whoEl,
+        h('label.field', {}, h('span', {}, 'What should the table call you?'), nameInput),
+        h('p.hint', {}, 'No account needed: a name is enough to play.'));
+    }
+  };
+
+  /** Make sure we are a player; a name typed in the box becomes one. */
+  const ensurePlayer = async () => {
+    if (me()) return me();
+    const name = nameInput.value.trim();
+    if (!name) {
+      nameInput.focus();
+      throw new Error('Type a name first, so the table knows who you are.');
+    }
+    return becomePlayer(name);
+  };
+
+  // ---- open a table
+  const rules = { ...DEFAULT_RULES };
+  let level = 'medium';
+  const segmented = (name, choices, current, onpick, extra = {}) => h('div.seg', { role: 'radiogroup', 'aria-label': name },
+    choices.map(([value, label, hint]) => h('label', { title: hint || null },
+      h('input', { type: 'radio', name, value, checked: current === value, onchange: () => onpick(value), ...extra }),
+      h('span', {}, label))));
+  const row = (label, hint, control, attrs = {}) => h('div.rule-row', attrs,
+    h('div.rule-words', {}, h('strong', {}, label), h('span.hint', {}, hint)), control);
+  const ruleRows = HOUSE_RULES.map((r) => row(r.label, r.hint,
+    segmented(`rule-${r.key}`, r.choices, rules[r.key], (value) => { rules[r.key] = value; }, { 'data-rule': r.key }),
+    { 'data-rule': r.key }));
+  const levelRow = row('Bots', 'They fill every seat nobody takes.',
+    segmented('bot-level', LEVELS, level, (value) => { level = value; }), { 'data-rule': 'bots' });
+  const codeInput = h('input', { name: 'new-code', maxlength: 32, placeholder: 'Optional, e.g. FAMILY-1', 'aria-label': 'Table code (optional)', autocapitalize: 'characters', spellcheck: 'false' });
+  const openButton = h('button.primary.big', { type: 'submit', name: 'open' }, 'Open a table');
+  const openForm = h('form.card-panel.open', {
+    onsubmit: async (event) => {
+      event.preventDefault();
+      const code = codeInput.value.trim();
+      if (code && !CODE.test(code)) { status.say('A table code is 4 to 32 letters, digits or dashes.', 'error'); codeInput.focus(); return; }
+      openButton.disabled = true;
+      try {
+        await ensurePlayer();
+        const view = await api.open({ settings: { ...rules }, bots: level, ...(code ? { code } : {}) });
+        go(`/t/${view.code}`);
+      } catch (err) {
+        status.error(err);
+        if (err.status === 401) { forget(); drawWho(); }
+      } finally {
+        openButton.disabled = false;
+      }
+    },
+  },
+  h('h2', {}, 'Open a table'),
+  h('p.lede', {}, 'You host: choose the house rules, then invite friends or let bots take the seats.'),
+  h('div.rules-list', {}, ruleRows, levelRow),
+  h('label.field.inline', {}, h('span', {}, 'Table code'), codeInput),
+  openButton);
+
+  // ---- join by code
+  const joinInput = h('input', { name: 'join-code', maxlength: 32, placeholder: 'Code', 'aria-label': 'Table code to join', autocapitalize: 'characters', spellcheck: 'false' });
+  const joinForm = h('form.card-panel.join', {
+    onsubmit: (event) => {
+      event.preventDefault();
+      const code = joinInput.value.trim();
+      if (!CODE.test(code)) { status.say('A table code is 4 to 32 letters, digits or dashes.', 'error'); joinInput.focus(); return; }
+      go(`/t/${code.toUpperCase()}`);
+    },
+  },
+  h('h2', {}, 'Join a table'),
+  h('div.join-row', {}, joinInput, h('button.primary', { type: 'submit', name: 'join' }, 'Join')),
+  h('h3', {}, 'Waiting for players'),
+  listEl);
+
+  const drawList = (tables) => {
+    if (!parts.changed('list', tables)) return;
+    if (!tables.length) {
+      fill(listEl, h('p.empty', {}, 'No table is waiting right now. Open one, and share its link.'));
+      return;
+    }
+    fill(listEl, tables.map((t) => h('div.waiting', { 'data-code': t.code },
+      h('div.waiting-head', {},
+        h('strong.code', {}, t.code),
+        h('span.host', {}, t.host_name ? `${t.host_name}’s table` : 'A table'),
+        h('span.open-seats', {}, t.open_seats === 1 ? '1 seat open' : `${t.open_seats} seats open`)),
+      h('ul.waiting-seats', {}, t.seats.map((s) => h('li', { class: s.name ? 'taken' : s.bot ? 'bot' : 'free' },
+        s.name || (s.bot ? `${levelName(s.bot)} bot` : 'Open')))),
+      h('div.waiting-foot', {},
+        h('span.chips', {}, [...ruleChips(t.settings), `${levelName(t.bots)} bots`].map((c) => h('span.chip', {}, c))),
+        h('button.primary', { type: 'button', onclick: () => go(`/t/${t.code}`) }, 'Join')))));
+  };
+
+  const refresh = async () => {
+    try {
+      const body = await api.waiting();
+      if (!gone) drawList(body.tables || []);
+    } catch (err) {
+      if (!gone && parts.changed('list-error', err.message)) fill(listEl, h('p.empty', {}, err.message));
+    }
+    if (!gone) timer = setTimeout(refresh, REFRESH);
+  };
+
+  fill(root,
+    bar(),
+    h('main.lobby', {},
+      h('section.hero', {},
+        h('h1', {}, 'The family’s Euchre'),
+        h('p', {}, 'Four players, two teams, and one jack that isn’t what it looks like. Play friends, bots, or both.')),
+      status.el,
+      whoEl,
+      h('div.lobby-grid', {}, openForm, joinForm)));
+  drawWho();
+  fill(listEl, h('p.empty', {}, 'Looking for tables…'));
+  refresh();
+  return () => { gone = true; clearTimeout(timer); };
+}

@@ -1,0 +1,48 @@
+// The four plates round the table: name, dealer mark, tags (Called ♥, Alone, Sitting out),
+// whose turn it is, and how many cards each seat holds.
+
+import { fill, h, suitMark } from './dom.js';
+import { levelName } from './rules.js';
+import { isBot, nameOf, positionOf } from './seats.js';
+
+export function plateKey(v, seat) {
+  const s = v.seats[seat];
+  return [s, v.you, v.dealer, v.maker, v.alone, v.defender, v.trump, v.sitting.includes(seat), v.counts[seat],
+    deciding(v, seat), v.phase === 'scored' ? v.ready[seat] : null, v.status];
+}
+
+/** Whether this seat is the one the table waits on (between hands: anyone not ready). */
+export function deciding(v, seat) {
+  if (v.status !== 'playing') return false;
+  if (v.phase === 'scored') return !v.ready[seat];
+  return v.turn === seat;
+}
+
+export function drawPlate(el, v, seat) {
+  const s = v.seats[seat];
+  const pos = positionOf(v, seat);
+  const mine = v.you === seat;
+  const tags = [];
+  if (v.maker === seat && v.trump) tags.push(h('span.tag.called', {}, 'Called ', suitMark(v.trump)));
+  if (v.alone === seat) tags.push(h('span.tag.alone', {}, 'Alone'));
+  if (v.defender === seat) tags.push(h('span.tag.alone', {}, 'Defending alone'));
+  if (v.sitting.includes(seat)) tags.push(h('span.tag.out', {}, 'Sitting out'));
+  if (s.away) tags.push(h('span.tag.away', { title: 'A bot plays for them until they return' }, 'Away'));
+  if (v.phase === 'scored' && v.status === 'playing') tags.push(h('span.tag', { class: v.ready[seat] ? 'ready' : 'reading' }, v.ready[seat] ? 'Ready' : 'Reading'));
+  const count = v.counts[seat];
+  el.className = `plate at-${pos}`;
+  el.dataset.seat = seat;
+  el.dataset.turn = deciding(v, seat) ? 'yes' : 'no';
+  el.classList.toggle('out', v.sitting.includes(seat));
+  el.classList.toggle('mine', mine);
+  fill(el,
+    h('div.plate-top', {},
+      v.dealer === seat ? h('span.dealer', { title: 'Dealer', 'aria-label': 'Dealer' }, 'D') : null,
+      h('strong.name', {}, nameOf(v, seat)),
+      mine ? h('span.you', {}, 'You') : null,
+      isBot(v, seat) && !s.away ? h('span.botmark', { title: `${levelName(s.bot)} bot` }, 'bot') : null),
+    h('div.plate-tags', {}, tags),
+    mine ? null : h('div.backs', { 'aria-label': `${count} card${count === 1 ? '' : 's'}`, title: `${count} card${count === 1 ? '' : 's'}` },
+      Array.from({ length: count }, () => h('span.back-mini')),
+      h('span.count', {}, String(count))));
+}

@@ -1,0 +1,73 @@
+// The rail: both scores, trump and who called it, tricks as pips with what each side needs,
+// and the turned card's fate.
+
+import { fill, h, suitMark, SUIT_NAMES, withSuits } from './dom.js';
+import { miniCard } from './cards.js';
+import { nameOf, ourTeam, subject, teamMembers, teamName, teamOf } from './seats.js';
+
+export function railKey(v) {
+  return [v.score, v.you, v.seats.map((s) => [s.name, s.bot]), v.trump, v.maker, v.alone, v.defender, v.taken,
+    v.up, v.kitty_state, v.dealer, v.phase, v.hand_no, v.deal_no, v.buried];
+}
+
+export function drawRail(el, v) {
+  const us = ourTeam(v);
+  const them = 1 - us;
+  const scoreRow = (team) => h(`div.score-row.${team === us ? 'us' : 'them'}`, { 'data-team': team },
+    h('span.team', {}, teamName(v, team), h('small', {}, teamMembers(v, team))),
+    h('span.figure', { 'data-score': v.score[team] }, String(v.score[team])));
+
+  let trumpPanel;
+  if (v.trump) {
+    trumpPanel = h('div.panel.trump', { 'data-trump': v.trump },
+      h('span.label', {}, 'Trump'),
+      h('div.trump-line', {}, suitMark(v.trump, 'big'), h('span', {},
+        h('strong', {}, SUIT_NAMES[v.trump]),
+        h('small', {}, `called by ${nameOf(v, v.maker)}${v.alone !== null ? ', alone' : ''}`))));
+  } else {
+    trumpPanel = h('div.panel.trump.none', {},
+      h('span.label', {}, 'Trump'),
+      h('div.trump-line', {}, h('span.nosuit', {}, '?'), h('span', {},
+        h('strong', {}, v.phase === 'bid2' ? 'Round two' : v.phase === 'bid1' ? 'Round one' : 'Not yet'),
+        h('small', {}, v.phase === 'bid2' ? withSuits(`any suit but {${v.up[1]}}`) : v.phase === 'bid1' ? 'order up the turned card or pass' : ''))));
+  }
+
+  let tricksPanel = null;
+  if (v.trump && v.maker !== null) {
+    const makers = teamOf(v.maker);
+    const need = Math.max(0, 3 - v.taken[makers]);
+    const defenders = 1 - makers;
+    let line;
+    if (v.taken[defenders] >= 3) line = v.you === null ? 'Euchred!' : defenders === us ? 'We euchred them!' : 'We’re euchred';
+    else if (need === 0) line = v.you === null ? `${teamMembers(v, makers)} made it` : makers === us ? 'We made it' : 'They made it';
+    else line = v.you === null ? `${teamMembers(v, makers)} need ${need}` : makers === us ? `We need ${need}` : `They need ${need}`;
+    const pips = (team) => h(`div.pips-row.${team === us ? 'us' : 'them'}`, {},
+      h('span.who', {}, teamName(v, team)),
+      h('span.pipset', { 'aria-hidden': 'true' }, [0, 1, 2, 3, 4].map((i) => h('span.trick-pip', { class: i < v.taken[team] ? 'won' : '' }))),
+      h('span.figure.small', { 'data-taken': v.taken[team] }, String(v.taken[team])));
+    tricksPanel = h('div.panel.tricks', {},
+      h('span.label', {}, 'Tricks'),
+      pips(us), pips(them),
+      h('p.need', { 'data-need': need }, line));
+  } else {
+    tricksPanel = h('div.panel.tricks.empty', {}, h('span.label', {}, 'Tricks'), h('p.need', {}, 'Trump first'));
+  }
+
+  const fate = {
+    up: 'turned up',
+    down: 'turned down',
+    picked: `picked up by ${nameOf(v, v.dealer)}`,
+    out: `out: ${subject(v, v.dealer)} ${v.you === v.dealer ? 'sit' : 'sits'} out`,
+  }[v.kitty_state] || '';
+  if (v.up) {
+    trumpPanel.append(h('div.turned-line', { 'data-kitty': v.kitty_state }, miniCard(v.up), h('span', {}, fate)));
+    if (v.buried) trumpPanel.append(h('div.turned-line.buried', {}, miniCard(v.buried), h('span', {}, 'you buried')));
+  }
+
+  fill(el,
+    h('div.panel.scores', {}, h('span.label', {}, `Hand ${['scored', 'over'].includes(v.phase) ? v.hands.length : v.hand_no} · to 10`), scoreRow(us), scoreRow(them)),
+    trumpPanel,
+    tricksPanel);
+  el.dataset.trump = v.trump || '';
+}
+

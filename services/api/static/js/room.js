@@ -1,0 +1,167 @@
+// The waiting room: four seats, bots, the host's house rules in plain words, and the start.
+
+import { api } from './api.js';
+import { fill, h, Parts } from './dom.js';
+import { becomePlayer, me } from './me.js';
+import { StatusLine, tableLink } from './nav.js';
+import { HOUSE_RULES, LEVELS, levelName } from './rules.js';
+import { nameOf, positionOf, teamOf } from './seats.js';
+
+export class Room {
+  constructor(ctx) {
+    this.kind = 'room';
+    this.ctx = ctx;
+    this.parts = new Parts();
+    this.status = new StatusLine('room-status');
+    this.status.fallback = () => this.ctx.view && this.update(this.ctx.view);
+    this.level = null;
+    this.busy = false;
+    this.nameInput = h('input', { name: 'name', autocomplete: 'nickname', maxlength: 40, placeholder: 'Your name', 'aria-label': 'Your name' });
+    this.signInEl = h('form.card-panel.sign-in', { onsubmit: (e) => { e.preventDefault(); this.signIn().catch(() => {}); } });
+    this.seatsEl = h('div.room-seats');
+    this.rulesEl = h('section.card-panel.room-rules');
+    this.actionsEl = h('div.room-actions');
+    this.shareEl = h('div.share');
+    this.el = h('main.room', {},
+      h('div.room-head', {}, h('h1', {}, 'Waiting room'), this.shareEl),
+      this.status.el,
+      this.signInEl,
+      h('div.room-grid', {},
+        h('section.card-panel.room-table', {}, h('h2', {}, 'Seats'),
+          h('p.hint', {}, 'Partners sit across from each other.'), this.seatsEl, this.actionsEl),
+        this.rulesEl));
+  }
+
+  destroy() {}
+
+  signedOut() { this.parts.forget(); if (this.ctx.view) this.update(this.ctx.view); }
+
+  async signIn() {
+    const name = this.nameInput.value.trim();
+    if (!name) {
+      this.nameInput.focus();
+      this.status.say('Type your name first, then pick a seat.', 'error');
+      throw new Error('no name');
+    }
+    await becomePlayer(name).catch((err) => { this.status.error(err); throw err; });
+    this.ctx.restream();
+    this.parts.forget();
+    this.update(this.ctx.view);
+  }
+
+  async run(call) {
+    if (this.busy) return;
+    this.busy = true;
+    try {
+      await this.ctx.act(call);
+    } catch { /* shown in the status line */ } finally {
+      this.busy = false;
+    }
+  }
+
+  update(v) {
+    const who = me();
+    const host = !!who && v.host === who.id;
+    if (this.level === null) this.level = v.bots;
+    this.el.dataset.host = host ? 'yes' : 'no';
+
+    if (this.parts.changed('share', v.code)) {
+      const link = tableLink(v.code);
+      fill(this.shareEl, h('span', {}, 'Invite with the link'),
+        h('input.share-link', { readonly: true, value: link, 'aria-label': 'Link to this table', onfocus: (e) => e.target.select() }));
+    }
+
+    if (this.parts.changed('sign-in', !!who)) {
+      this.signInEl.hidden = !!who;
+      if (!who) {
+        fill(this.signInEl, h('label.field', {}, h('span', {}, 'Pick a name to sit down'), this.nameInput),
+          h('button.primary', { type: 'submit' }, 'Save name'));
+      }
+    }
+
+    if (this.parts.changed('seats', v.seats, v.you, v.host, who?.id, host, this.level)) this.drawSeats(v, who, host);
+    if (this.parts.changed('rules', v.settings, host)) this.drawRules(v, host);
+    if (this.parts.changed('actions', v.seats, v.you, host, v.bots, v.host)) this.drawActions(v, host);
+
+    if (!this.status.sticky) {
+      const open = v.seats.filter((s) => !s.player && !s.bot).length;
+      let text;
+      if (v.you === null) text = who ? 'Pick an open seat to join the game.' : 'Pick a name, then an open seat.';
+      else if (host) text = open ? `You host. Invite friends, add bots, or start: ${open === 1 ? 'the open seat gets a bot' : `the ${open} open seats get bots`}.` : 'Every seat is taken. Start when you’re ready.';
+      else {
+        const hostSeat = v.seats.findIndex((s) => s.player === v.host);
+        text = `You’re in. ${hostSeat >= 0 ? nameOf(v, hostSeat) : 'The host'} will start the game.`;
+      }
+      this.status.say(text);
+    }
+  }
+
+  drawSeats(v, who, host) {
+    const seatCard = (n) => {
+      const s = v.seats[n];
+      const mine = v.you === n;
+      const pos = positionOf(v, n);
+      const relation = v.you === null ? `Team ${teamOf(n) + 1}` : mine ? 'You' : teamOf(n) === teamOf(v.you) ? 'Your partner' : 'Opponent';
+      let state = 'empty';
+      if (mine) state = 'me';
+      else if (s.player) state = 'player';
+      else if (s.bot) state = 'bot';
+      const buttons = [];
+      if (state === 'empty') {
+        buttons.push(h('button.primary', {
+          type: 'button', 'data-action': 'sit',
+          onclick: async () => {
+            if (!me()) { try { await this.signIn(); } catch { return; } }
+            this.run(() => api.sit(v.code, n));
+          },
+        }, v.you === null ? 'Sit here' : 'Move here'));
+        if (host) buttons.push(h('button', { type: 'button', 'data-action': 'bot', onclick: () => this.run(() => api.bot(v.code, n, this.level)) }, 'Add bot'));
+      } else if (state === 'bot' && host) {
+        buttons.push(h('button', { type: 'button', 'data-action': 'remove-bot', onclick: () => this.run(() => api.stand(v.code, n)) }, 'Remove bot'));
+      } else if (mine) {
+        buttons.push(h('button.ghost', { type: 'button', 'data-action': 'stand', onclick: () => this.run(() => api.stand(v.code, n)) }, 'Stand up'));
+      }
+      const who = state === 'empty' ? 'Open seat' : nameOf(v, n);
+      return h(`div.seat-card.at-${pos}`, { 'data-seat': n, 'data-state': state },
+        h('span.relation', {}, relation),
+        h('strong.occupant', {}, who),
+        h('span.tags', {},
+          s.player && s.player === v.host ? h('span.tag', {}, 'Host') : null,
+          state === 'bot' ? h('span.tag.bot', {}, `${levelName(s.bot)} bot`) : null),
+        h('span.seat-buttons', {}, buttons));
+    };
+    const levelPicker = host ? h('label.level-pick', {}, h('span', {}, 'Bots added'),
+      h('select', { name: 'bot-level', onchange: (e) => { this.level = e.target.value; this.parts.forget('seats'); this.update(this.ctx.view); } },
+        LEVELS.map(([k, label]) => h('option', { value: k, selected: k === this.level }, label)))) : null;
+    fill(this.seatsEl, h('div.seat-cross', {}, [0, 1, 2, 3].map(seatCard), h('div.seat-felt', {}, h('span', {}, v.code))), levelPicker);
+  }
+
+  drawRules(v, host) {
+    fill(this.rulesEl,
+      h('h2', {}, 'House rules'),
+      h('p.hint', {}, host ? 'You host: change them until the game starts.' : 'The host chose these.'),
+      h('div.rules-list', {}, HOUSE_RULES.map((r) => {
+        const value = v.settings[r.key];
+        const label = (r.choices.find(([k]) => k === value) || [value, value])[1];
+        const control = host
+          ? h('div.seg', { role: 'radiogroup', 'aria-label': r.label }, r.choices.map(([k, text]) => h('label', {},
+            h('input', { type: 'radio', name: `room-${r.key}`, value: k, checked: k === value, 'data-rule': r.key,
+              onchange: () => this.run(() => api.settings(v.code, { [r.key]: k })) }),
+            h('span', {}, text))))
+          : h('span.rule-value', { 'data-value': value }, label);
+        return h('div.rule-row', { 'data-rule': r.key, 'data-value': value },
+          h('div.rule-words', {}, h('strong', {}, r.label), h('span.hint', {}, r.hint)), control);
+      })));
+  }
+
+  drawActions(v, host) {
+    const open = v.seats.filter((s) => !s.player && !s.bot).length;
+    if (host) {
+      fill(this.actionsEl,
+        h('button.primary.big', { type: 'button', name: 'start', onclick: () => this.run(() => api.start(v.code)) }, 'Start the game'),
+        h('p.hint', {}, open ? `${open === 4 ? 'Every' : open === 1 ? 'The' : `The ${open}`} open seat${open === 1 ? '' : 's'} will get ${levelName(v.bots).toLowerCase()} bots.` : 'Four at the table.'));
+    } else {
+      fill(this.actionsEl, h('p.hint', {}, 'The host starts the game; open seats get bots.'));
+    }
+  }
+}

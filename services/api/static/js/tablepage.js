@@ -1,0 +1,96 @@
+// One table's page: its view from the stream, drawn as the waiting room or as the game.
+
+import { api } from './api.js';
+import { copyText, fill, h } from './dom.js';
+import { Game } from './game.js';
+import { forget } from './me.js';
+import { bar, tableLink } from './nav.js';
+import { Room } from './room.js';
+import { watch } from './stream.js';
+
+export function mountTablePage(root, code) {
+  root.dataset.view = 'loading';
+  let view = null;
+  let screen = null;
+  let stop = null;
+  let gone = false;
+
+  const linkEl = h('span.link-state', { 'data-link': 'connecting', title: 'Connection to the table' }, 'Connecting…');
+  const copyButton = h('button.ghost.small', {
+    type: 'button',
+    title: 'Copy a link to this table',
+    onclick: async () => {
+      const ok = await copyText(tableLink(code));
+      ctx.say(ok ? 'Link copied: send it to whoever you want at the table.' : `The link is ${tableLink(code)}`, 'info');
+    },
+  }, 'Copy link');
+  const header = bar(h('span.table-code', {}, 'Table ', h('strong', { 'data-code': code }, code)), copyButton, linkEl);
+  const body = h('div.page');
+  fill(root, header, body);
+
+  const setLink = (state) => {
+    const words = { live: 'Live', reconnecting: 'Reconnecting…', lost: 'Offline: retrying…', connecting: 'Connecting…' };
+    if (linkEl.dataset.link !== state) {
+      linkEl.dataset.link = state;
+      linkEl.textContent = words[state] || state;
+    }
+  };
+
+  const ctx = {
+    code,
+    get view() { return view; },
+    accept,
+    /** Run an API call that answers with our view; a refusal's detail goes to the status line. */
+    async act(call, { quiet = false } = {}) {
+      try {
+        const answer = await call();
+        if (answer && answer.code === code) accept(answer);
+        return answer;
+      } catch (err) {
+        if (err.status === 401) {
+          forget();
+          screen?.signedOut?.();
+        }
+        if (!quiet) ctx.error(err);
+        throw err;
+      }
+    },
+    say: (text, tone) => screen?.status.say(text, tone),
+    error: (err) => screen?.status.error(err),
+    /** After signing in the stream must be reopened: it knows who we are from the cookie. */
+    restream() { stop?.(); stop = watch(code, { onView: accept, onLink: setLink }); },
+  };
+
+  function accept(next) {
+    if (gone || !next || next.code !== code) return;
+    if (view && next.seq < view.seq) return;
+    if (view && next.seq === view.seq && next.you === view.you) return;
+    if (view && next.seq === view.seq && next.you === null) return;
+    view = next;
+    const kind = view.status === 'waiting' ? 'room' : 'game';
+    if (!screen || screen.kind !== kind) {
+      screen?.destroy();
+      screen = kind === 'room' ? new Room(ctx) : new Game(ctx);
+      fill(body, screen.el);
+      root.dataset.view = kind;
+    }
+    screen.update(view);
+  }
+
+  api.table(code).then(accept, (err) => {
+    if (gone) return;
+    if (err.status === 404) stop?.();
+    root.dataset.view = 'missing';
+    fill(body, h('main.missing', {},
+      h('h1', {}, err.status === 404 ? `There is no table ${code}` : 'That table can’t be shown'),
+      h('p', {}, err.message),
+      h('a.button.primary', { href: '#/' }, 'Back to the lobby')));
+  });
+  stop = watch(code, { onView: accept, onLink: setLink });
+
+  return () => {
+    gone = true;
+    stop?.();
+    screen?.destroy();
+  };
+}

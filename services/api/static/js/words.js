@@ -1,0 +1,65 @@
+// What happened, in words, from the viewer's side of the table. Suits are written {S} and
+// drawn as marks by withSuits().
+
+import { nameOf, ourTeam, subject, teamMembers, teamName, teamOf } from './seats.js';
+
+export const NUMBERS = ['no', 'one', 'two', 'three', 'four', 'five'];
+
+export function bidWords(b) {
+  if (b.bid === 'pass') return 'Pass';
+  const verb = b.bid === 'order' ? 'Order up' : 'Call';
+  return `${verb} {${b.suit}}${b.alone ? ' alone' : ''}`;
+}
+
+/** A seat's side, said from where the viewer sits. */
+const side = (v, seat) => teamName(v, teamOf(seat));
+
+export function callBanner(v, bid) {
+  const who = nameOf(v, bid.seat);
+  const verb = bid.bid === 'order' ? (bid.seat === v.dealer ? 'picked up' : 'ordered up') : 'called';
+  const need = v.you === null ? `${teamMembers(v, teamOf(bid.seat))} need three tricks`
+    : teamOf(bid.seat) === ourTeam(v) ? 'We need three tricks' : 'They need three tricks';
+  if (bid.alone) return { title: 'Going alone!', text: `${v.you === bid.seat ? 'You' : who} ${verb} {${bid.suit}}. ${need}.`, tone: 'alone' };
+  return { title: `${v.you === bid.seat ? 'You' : who} ${verb} {${bid.suit}}`, text: `${need}.`, tone: 'call' };
+}
+
+export function defendBanner(v) {
+  return { title: 'Defending alone!', text: `${subject(v, v.defender)} against ${subject(v, v.alone)}, one on one.`, tone: 'alone' };
+}
+
+/** The headline and a line under it for a scored hand. */
+export function outcomeWords(v, o) {
+  const makers = teamOf(o.maker);
+  const ours = v.you !== null && makers === ourTeam(v);
+  const watching = v.you === null;
+  const makerName = subject(v, o.maker);
+  const how = `${makerName} called {${o.trump}}${o.alone !== null ? ' alone' : ''}`;
+  const took = `${NUMBERS[o.tricks]} trick${o.tricks === 1 ? '' : 's'}`;
+  if (o.how === 'euchre') {
+    const title = watching ? `${teamMembers(v, makers)} were euchred` : ours ? 'We were euchred' : 'Euchred them!';
+    return { title, text: `${how} and took ${took}.`, banner: 'Euchred!' };
+  }
+  if (o.how === 'march') {
+    const alone = o.alone !== null;
+    const title = watching ? `${teamMembers(v, makers)} took all five` : ours ? 'We took all five' : 'They took all five';
+    return { title, text: `${how} and took every trick.`, banner: alone ? 'All five, alone!' : 'A march!' };
+  }
+  const title = watching ? `${teamMembers(v, makers)} made it` : ours ? 'We made it' : 'They made it';
+  return { title, text: `${how} and took ${took}.`, banner: null };
+}
+
+export function pointsWords(v, o) {
+  return `+${o.points} to ${teamName(v, o.team)}`;
+}
+
+/** "We won 10–7 🏆" and a square a hand, to paste anywhere. */
+export function shareText(v) {
+  const us = ourTeam(v);
+  const won = v.winner === us;
+  const head = v.you === null
+    ? `${teamMembers(v, v.winner)} won ${v.score[v.winner]}–${v.score[1 - v.winner]}`
+    : won ? `We won ${v.score[us]}–${v.score[1 - us]} 🏆` : `We lost ${v.score[us]}–${v.score[1 - us]}`;
+  const squares = v.hands.map((o) => (o.team === us ? '🟩' : '🟥')).join('');
+  const names = (t) => `${nameOf(v, t)} & ${nameOf(v, t + 2)}`;
+  return `Euchre Tables: ${head}\n${squares}\n${names(v.winner)} beat ${names(1 - v.winner)}`;
+}

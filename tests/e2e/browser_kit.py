@@ -1,0 +1,156 @@
+"""Driving the web table as a person does: clicks and keys on what the page shows.
+
+The page publishes its state on `main.game` as data attributes (`data-phase`, `data-turn="me"`,
+`data-seq`, `data-sheet`, `data-pending`), so every wait here is on page state, never a sleep,
+and every choice is among the cards and buttons the page has lit.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from playwright.sync_api import Browser, Page, expect
+
+GAME = "main.game"
+TURN_TIMEOUT = 60_000  # ms: bots at a 0.02 pace move in well under a second; this is slack
+
+
+@dataclass
+class Person:
+    """One person at the table: a browser context (cookies of their own) and its page."""
+
+    page: Page
+    name: str
+    errors: list[str] = field(default_factory=list)
+    rng: random.Random = field(default_factory=lambda: random.Random(1))
+    bids: bool = True  # False: passes whenever passing is allowed
+
+    def state(self) -> dict:
+        return self.page.eval_on_selector(GAME, "e => ({...e.dataset})")
+
+    def assert_no_errors(self) -> None:
+        assert not self.errors, f"{self.name}'s page had errors: {self.errors}"
+
+
+def open_person(browser: Browser, base: str, name: str, **context) -> Person:
+    ctx = browser.new_context(base_url=base, **context)
+    page = ctx.new_page()
+    page.set_default_timeout(TURN_TIMEOUT)
+    person = Person(page, name)
+    page.on("pageerror", lambda error: person.errors.append(str(error)))
+    page.on(
+        "console",
+        lambda message: person.errors.append(message.text) if message.type == "error" else None,
+    )
+    return person
+
+
+def settle(person: Person) -> None:
+    """Until nothing is in flight on the table: cards, sweeps, the deal (glows may pulse on)."""
+    person.page.wait_for_function(
+        """() => {
+            const g = document.querySelector('main.game');
+            if (g && g.dataset.motion === 'busy') return false;
+            return document.getAnimations().every(a =>
+                a.playState !== 'running' || a.effect.getComputedTiming().endTime === Infinity);
+        }""",
+        timeout=TURN_TIMEOUT,
+    )
+
+
+def shot(person: Person, folder: Path, name: str, still: bool = True) -> None:
+    """A screenshot in `folder`; by default once the table has stopped moving."""
+    if still:
+        settle(person)
+    person.page.screenshot(path=str(folder / f"{name}.png"))
+
+
+def sign_in_and_open(person: Person, folder: Path | None = None, **rules: str) -> str:
+    """From the lobby: type a name, set house rules, open a table; its code."""
+    page = person.page
+    page.goto("/")
+    expect(page.locator("#app")).to_have_attribute("data-view", "lobby")
+    page.fill("input[name=name]", person.name)
+    for key, value in rules.items():
+        page.locator(f"input[data-rule={key}][value={value}]").check(force=True)
+    if folder:
+        shot(person, folder, "01-lobby")
+    page.click("button[name=open]")
+    expect(page.locator("#app")).to_have_attribute("data-view", "room")
+    return page.locator(".table-code strong").inner_text()
+
+
+def wait_for_my_move(person: Person) -> dict:
+    """Until this person has something to decide (and nothing in flight), or the game ends."""
+    person.page.wait_for_function(
+        """() => {
+            const g = document.querySelector('main.game');
+            return g && (g.dataset.status === 'over'
+                || (g.dataset.turn === 'me' && g.dataset.pending === 'no'));
+        }""",
+        timeout=TURN_TIMEOUT,
+    )
+    return person.state()
+
+
+def wait_for_sheet(person: Person) -> None:
+    expect(person.page.locator(GAME)).to_have_attribute("data-sheet", "open", timeout=TURN_TIMEOUT)
+
+
+def moved_on(person: Person, seq: str) -> None:
+    """Until the page shows a later state than `seq` (our move landed)."""
+    person.page.wait_for_function(
+        "seq => document.querySelector('main.game').dataset.seq !== seq",
+        arg=seq,
+        timeout=TURN_TIMEOUT,
+    )
+
+
+def make_move(person: Person) -> str:
+    """Make the move this person faces, by keys or clicks among what is lit; its kind."""
+    page = person.page
+    s = person.state()
+    phase = s["phase"]
+    rng = person.rng
+    if phase == "bid1":
+        order = page.locator("[data-move=order]")
+        suit = order.get_attribute("data-suit")
+        hand = page.eval_on_selector_all(".hand .card", "cs => cs.map(c => c.dataset.card)")
+        strong = person.bids and sum(1 for c in hand if c[1] == suit) >= 3
+        page.keyboard.press(suit if strong and order.is_enabled() else "P")
+        return "order" if strong else "pass"
+    if phase == "bid2":
+        passing = page.locator("[data-move=pass]")
+        if passing.is_enabled() and (not person.bids or rng.random() < 0.7):
+            page.keyboard.press("P")
+            return "pass"
+        calls = page.locator("[data-move=call]:enabled")
+        calls.nth(rng.randrange(calls.count())).click()
+        return "call"
+    if phase == "discard":
+        cards = page.locator(".hand .card[data-legal=true]")
+        index = cards.nth(cards.count() - 1).get_attribute("data-index")
+        page.keyboard.press(str(int(index) + 1))
+        return "discard"
+    if phase == "play":
+        lit = page.locator(".hand .card[data-legal=true]")
+        assert lit.count() > 0, "it's my turn to play, so some card must be lit"
+        pick = lit.nth(rng.randrange(lit.count()))
+        if rng.random() < 0.5:
+            pick.click()
+        else:
+            page.keyboard.press(str(int(pick.get_attribute("data-index")) + 1))
+        return "play"
+    if phase == "defend":
+        page.keyboard.press("P")
+        return "defend"
+    if phase == "farmer":
+        page.keyboard.press("K")
+        return "farmer"
+    if phase == "scored":
+        wait_for_sheet(person)
+        page.click(".sheet button[name=ready]")
+        return "ready"
+    raise AssertionError(f"nothing to do in phase {phase}")

@@ -1,0 +1,401 @@
+"""The web table in a real browser: a whole game against bots, a hand on a phone, and two
+people at one table seeing each other's moves as they happen."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import httpx
+from browser_kit import (
+    GAME,
+    make_move,
+    moved_on,
+    open_person,
+    shot,
+    sign_in_and_open,
+    wait_for_my_move,
+    wait_for_sheet,
+)
+from playwright.sync_api import expect
+
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+}
+
+
+def start_with_bots(person, folder: Path | None = None) -> None:
+    page = person.page
+    expect(page.locator(".seat-card[data-state=me]")).to_have_count(1)
+    if folder:
+        shot(person, folder, "02-waiting-room")
+    page.click("button[name=start]")
+    expect(page.locator("#app")).to_have_attribute("data-view", "game")
+
+
+def test_a_player_plays_a_whole_game_against_three_bots_with_clicks_and_keys(
+    browser, server, shots
+):
+    ada = open_person(browser, server, "Ada", viewport={"width": 1280, "height": 800})
+    sign_in_and_open(ada, shots)
+    start_with_bots(ada, shots)
+    page = ada.page
+
+    taken = set()
+    moves = 0
+    while True:
+        s = wait_for_my_move(ada)
+        if s["status"] == "over":
+            break
+        phase = s["phase"]
+        if phase in ("bid1", "bid2") and "bidding" not in taken:
+            shot(ada, shots, "03-bidding")
+            taken.add("bidding")
+        if phase == "play" and "play" not in taken and page.locator(".slot .card").count() >= 2:
+            shot(ada, shots, "04-play")
+            taken.add("play")
+        if phase == "scored" and "sheet" not in taken:
+            wait_for_sheet(ada)
+            shot(ada, shots, "05-result-sheet")
+            taken.add("sheet")
+        make_move(ada)
+        moved_on(ada, s["seq"])
+        moves += 1
+        assert moves < 600, "a game to 10 takes far fewer of my moves than this"
+
+    wait_for_sheet(ada)
+    expect(page.locator(".sheet[data-sheet=over]")).to_be_visible()
+    final = page.locator(".final").get_attribute("data-final")
+    score = [int(x) for x in final.split("-")]
+    assert max(score) >= 10 > min(score)
+    expect(page.locator(".sheet h2")).to_have_text("We won!" if score[0] >= 10 else "They won")
+    expect(page.locator(".sheet button[name=again]")).to_be_visible()
+    shot(ada, shots, "06-game-over")
+
+    # The page agrees with the server: the same final score, from the table's own view.
+    code = page.locator(".table-code strong").inner_text()
+    view = httpx.get(f"{server}/api/tables/{code}").json()
+    assert view["status"] == "over" and view["score"] == score
+
+    # Play again: a new table with the same rules and bots, dealt at once.
+    page.click(".sheet button[name=again]")
+    expect(page.locator(".table-code strong")).not_to_have_text(code)
+    expect(page.locator(GAME)).to_have_attribute("data-status", "playing")
+    again = httpx.get(f"{server}/api/tables/{page.locator('.table-code strong').inner_text()}")
+    assert again.json()["settings"] == view["settings"]
+    assert [s["bot"] for s in again.json()["seats"]] == [s["bot"] for s in view["seats"]]
+    ada.assert_no_errors()
+
+
+def test_a_hand_on_a_phone(browser, server, shots):
+    ada = open_person(browser, server, "Ada", **PHONE)
+    sign_in_and_open(ada, shots)
+    start_with_bots(ada, shots)
+    page = ada.page
+
+    def fits_the_phone() -> None:
+        sizes = page.evaluate(
+            """() => ({
+                width: document.documentElement.scrollWidth,
+                small: [...document.querySelectorAll('button, .hand .card, a.button')]
+                    .filter(b => b.offsetParent !== null && !b.closest('[hidden]'))
+                    .map(b => [b.textContent.trim(), b.offsetWidth, b.offsetHeight])
+                    .filter(([, w, h]) => w > 0 && (w < 44 || h < 44))
+                    .map(([t, w, h]) => `${t}: ${w}x${h}`),
+            })"""
+        )
+        assert sizes["width"] <= 390, f"the page is wider than the phone: {sizes['width']}px"
+        assert not sizes["small"], f"touch targets under 44 px: {sizes['small']}"
+
+    taken = set()
+    while True:
+        s = wait_for_my_move(ada)
+        phase = s["phase"]
+        if phase in ("bid1", "bid2") and "bidding" not in taken:
+            fits_the_phone()
+            shot(ada, shots, "03-bidding")
+            taken.add("bidding")
+        if phase == "play" and "play" not in taken:
+            fits_the_phone()
+            shot(ada, shots, "04-play")
+            taken.add("play")
+        if phase == "scored":
+            wait_for_sheet(ada)
+            fits_the_phone()
+            shot(ada, shots, "05-result-sheet")
+            break
+        make_move(ada)
+        moved_on(ada, s["seq"])
+
+    page.click(".sheet button[name=ready]")
+    expect(page.locator(GAME)).not_to_have_attribute("data-phase", "scored")
+    ada.assert_no_errors()
+
+
+def test_two_people_at_one_table_see_each_others_moves_live(browser, server, shots):
+    ada = open_person(browser, server, "Ada", viewport={"width": 1100, "height": 760})
+    bo = open_person(browser, server, "Bo", viewport={"width": 1100, "height": 760})
+    code = sign_in_and_open(ada)
+
+    # Bo follows the link Ada shares, picks a name and sits across from her, as her partner.
+    link = ada.page.locator(".share-link").input_value()
+    assert link.endswith(f"/#/t/{code}")
+    bo.page.goto(link)
+    expect(bo.page.locator("#app")).to_have_attribute("data-view", "room")
+    bo.page.fill("input[name=name]", "Bo")
+    bo.page.click(".seat-card[data-seat='2'] [data-action=sit]")
+    expect(bo.page.locator(".seat-card[data-seat='2']")).to_have_attribute("data-state", "me")
+    # Ada's room shows Bo at once, without a reload.
+    expect(ada.page.locator(".seat-card[data-seat='2'] .occupant")).to_have_text("Bo")
+    # Ada changes a house rule; Bo sees it in words.
+    ada.page.locator("input[data-rule=defend_alone][value=on]").check(force=True)
+    expect(bo.page.locator(".rule-row[data-rule=defend_alone] .rule-value")).to_have_text("On")
+    shot(ada, shots, "01-room-host")
+    shot(bo, shots, "02-room-guest")
+
+    ada.page.click("button[name=start]")
+    for person in (ada, bo):
+        expect(person.page.locator("#app")).to_have_attribute("data-view", "game")
+
+    # Someone with the link but no seat watches: the table, no hand, nothing to press.
+    cy = open_person(browser, server, "Cy", viewport={"width": 1100, "height": 760})
+    cy.page.goto(link)
+    expect(cy.page.locator(GAME)).to_have_attribute("data-you", "watching")
+    expect(cy.page.locator(".hand .watching")).to_be_visible()
+    expect(cy.page.locator(".plate[data-seat='2'] .name")).to_have_text("Bo")
+
+    # Play one hand; every move either of them makes shows on the other's table.
+    people = {0: ada, 2: bo}
+    cards_seen = 0
+    while True:
+        # Ada's page shows whose turn it is: hers, Bo's (his plate is lit), or the hand is over.
+        ada.page.wait_for_function(
+            """() => {
+                const g = document.querySelector('main.game');
+                return g.dataset.phase === 'scored'
+                    || (g.dataset.turn === 'me' && g.dataset.pending === 'no')
+                    || !!document.querySelector('.plate[data-seat="2"][data-turn="yes"]');
+            }""",
+            timeout=60_000,
+        )
+        if ada.state()["phase"] == "scored":
+            break
+        seat = 0 if ada.state()["turn"] == "me" else 2
+        person, other = people[seat], people[2 - seat]
+        s = wait_for_my_move(person)
+        hand_before = hand(person)
+        kind = make_move(person)
+        moved_on(person, s["seq"])
+        after = int(person.state()["seq"])
+        # The other page gets the same change over its stream, with no reload.
+        other.page.wait_for_function(
+            "seq => Number(document.querySelector('main.game').dataset.seq) >= seq", arg=after
+        )
+        if kind == "play":
+            (card,) = set(hand_before) - set(hand(person))
+            flown = other.page.locator(f".center .card[data-seat='{seat}'][data-card='{card}']")
+            expect(flown).to_have_count(1)
+            cards_seen += 1
+            if cards_seen == 3:
+                shot(ada, shots, "03-play-ada")
+                shot(bo, shots, "04-play-bo")
+    assert cards_seen >= 5, "each of them played at least a few cards the other saw land"
+
+    for person in (ada, bo):
+        wait_for_sheet(person)
+        expect(person.page.locator(".sheet[data-sheet=hand]")).to_be_visible()
+    # Bo says he's ready first: Ada sees it on his plate, and her sheet waits on nobody else.
+    bo.page.click(".sheet button[name=ready]")
+    expect(ada.page.locator(".plate[data-seat='2'] .tag.ready")).to_have_count(1)
+    expect(bo.page.locator(".sheet .waiting-on")).to_contain_text("Ada")
+    shot(bo, shots, "05-result-bo-waiting")
+    ada.page.click(".sheet button[name=ready]")
+    for person in (ada, bo):
+        expect(person.page.locator(GAME)).not_to_have_attribute("data-phase", "scored")
+    expect(cy.page.locator(GAME)).not_to_have_attribute("data-phase", "scored")
+    for person in (ada, bo, cy):
+        person.assert_no_errors()
+
+
+def hand(person) -> list[str]:
+    return person.page.eval_on_selector_all(".hand .card", "cs => cs.map(c => c.dataset.card)")
+
+
+class ApiPlayer:
+    """Someone at the table through the HTTP contract alone. With `loner`, orders up or calls
+    alone at the first chance; otherwise passes, and takes the first option it must."""
+
+    def __init__(self, base: str, name: str, loner: bool = False) -> None:
+        self.http = httpx.Client(base_url=base, timeout=30)
+        body = self.http.post("/api/players", json={"name": name}).json()
+        self.http.cookies.clear()
+        self.http.headers["Authorization"] = f"Bearer {body['token']}"
+        self.loner = loner
+
+    def view(self, code: str) -> dict:
+        return self.http.get(f"/api/tables/{code}").json()
+
+    def sit(self, code: str, seat: int) -> None:
+        response = self.http.post(f"/api/tables/{code}/seats/{seat}")
+        assert response.status_code == 200, response.text
+
+    def move(self, code: str, view: dict) -> None:
+        can = view["can"]
+        body: dict = {"seq": view["seq"]}
+        if self.loner and "order" in can:
+            body |= {"type": "order", "alone": True}
+        elif self.loner and "call" in can:
+            body |= {"type": "call", "suit": can["call"]["suits"][0], "alone": True}
+        elif "pass" in can:
+            body["type"] = "pass"
+        elif "call" in can:
+            body |= {"type": "call", "suit": can["call"]["suits"][0], "alone": False}
+        elif "farmer" in can:
+            body |= {"type": "farmer", "cards": []}
+        elif "defend" in can:
+            body |= {"type": "defend", "alone": False}
+        else:
+            kind = next(k for k in ("discard", "play") if k in can)
+            body |= {"type": kind, "card": can[kind]["cards"][0]}
+        response = self.http.post(f"/api/tables/{code}/moves", json=body)
+        assert response.status_code == 200, response.text
+
+
+def test_four_people_play_a_lone_hand_two_in_browsers_and_the_host_deals_without_waiting(
+    browser, server, shots
+):
+    """Needs no bots: four people, two in browsers and two through the API. Cy goes alone,
+    Bo defends alone, Ada sits the hand out; then the host deals without waiting."""
+    ada = open_person(browser, server, "Ada", viewport={"width": 1280, "height": 800})
+    bo = open_person(browser, server, "Bo", viewport={"width": 1280, "height": 800})
+    ada.bids = bo.bids = False
+    code = sign_in_and_open(ada, defend_alone="on")
+    room = ada.page
+    expect(room.locator(".rule-row[data-rule=defend_alone]")).to_have_attribute("data-value", "on")
+
+    # The host seats a bot, thinks better of it, and takes it out again.
+    room.click(".seat-card[data-seat='3'] [data-action=bot]")
+    expect(room.locator(".seat-card[data-seat='3']")).to_have_attribute("data-state", "bot")
+    room.click(".seat-card[data-seat='3'] [data-action=remove-bot]")
+    expect(room.locator(".seat-card[data-seat='3']")).to_have_attribute("data-state", "empty")
+
+    bo.page.goto(f"/t/{code}")  # the path form of the link works too
+    bo.page.fill("input[name=name]", "Bo")
+    bo.page.click(".seat-card[data-seat='1'] [data-action=sit]")
+    cy, di = ApiPlayer(server, "Cy", loner=True), ApiPlayer(server, "Di")
+    cy.sit(code, 2)
+    di.sit(code, 3)
+    for seat, name in ((1, "Bo"), (2, "Cy"), (3, "Di")):
+        expect(room.locator(f".seat-card[data-seat='{seat}'] .occupant")).to_have_text(name)
+    # Only the host may start; Bo's room says so instead of offering the button.
+    expect(bo.page.locator("button[name=start]")).to_have_count(0)
+    room.click("button[name=start]")
+    for person in (ada, bo):
+        expect(person.page.locator("#app")).to_have_attribute("data-view", "game")
+
+    # Ada puts focus on a card in her hand. The bids that follow redraw plates, bubbles and
+    # the dock, never her hand, so the focus stays where she put it.
+    room.locator(".hand .card").first.focus()
+    focused = room.evaluate("() => document.activeElement.dataset.card")
+    assert focused
+    focus_checks = 0
+
+    browsers = {0: ada, 1: bo}
+    apis = {2: cy, 3: di}
+    defended = False
+    while True:
+        view = cy.view(code)
+        if view["phase"] in ("bid1", "bid2") and view["seq"] > 1:
+            room.wait_for_function(
+                "seq => Number(document.querySelector('main.game').dataset.seq) >= seq",
+                arg=view["seq"],
+            )
+            assert room.evaluate("() => document.activeElement.dataset.card") == focused
+            focus_checks += 1
+        if view["phase"] == "scored":
+            break
+        turn = view["turn"]
+        if turn in apis:
+            mover = apis[turn]
+            mover.move(code, mover.view(code))
+            continue
+        person = browsers[turn]
+        s = wait_for_my_move(person)
+        if s["phase"] == "defend":
+            expect(person.page.locator(".dock-status")).to_contain_text("Cy is going alone")
+            person.page.keyboard.press("A")  # "Defend alone"
+            moved_on(person, s["seq"])
+            defended = True
+            expect(room.locator(".banner")).to_contain_text("Defending alone!")
+            for seat in (0, 3):
+                expect(room.locator(f".plate[data-seat='{seat}'] .tag.out")).to_have_text(
+                    "Sitting out"
+                )
+            expect(room.locator(".plate[data-seat='2'] .tag.alone")).to_have_text("Alone")
+            expect(room.locator(".plate[data-seat='1'] .tag.alone")).to_have_text("Defending alone")
+            expect(room.locator(".hand .sitting-note")).to_be_visible()
+            shot(ada, shots, "01-ada-sits-out", still=False)
+            continue
+        make_move(person)
+        moved_on(person, s["seq"])
+    assert defended, "Cy went alone, so a defender was asked and Bo said yes"
+    assert focus_checks >= 2, "bids went round while Ada's focus sat on her card"
+
+    for person in browsers.values():
+        wait_for_sheet(person)
+    final = cy.view(code)
+    assert final["outcome"]["alone"] == 2 and final["outcome"]["defender"] == 1
+    score = final["score"]
+    expect(room.locator(".rail .score-row.us .figure")).to_have_text(str(score[0]))
+    expect(bo.page.locator(".rail .score-row.us .figure")).to_have_text(str(score[1]))
+    expect(room.locator(".sheet .facts")).to_contain_text("Bo defended alone")
+
+    # Ada is ready; the others aren't, so the host may deal without waiting for them.
+    room.click(".sheet button[name=ready]")
+    expect(room.locator(".sheet .waiting-on")).to_contain_text("Bo")
+    shot(ada, shots, "02-host-may-deal")
+    room.click(".sheet button[name=deal]")
+    for person in browsers.values():
+        expect(person.page.locator(GAME)).to_have_attribute("data-phase", "bid1")
+        expect(person.page.locator(GAME)).to_have_attribute("data-sheet", "closed")
+    assert cy.view(code)["deal_no"] == 2
+    shot(bo, shots, "03-second-deal")
+    ada.assert_no_errors()
+    bo.assert_no_errors()
+
+
+def test_the_servers_refusals_are_shown_in_words(browser, server):
+    ada = open_person(browser, server, "Ada", viewport={"width": 1280, "height": 800})
+    bo = open_person(browser, server, "Bo", viewport={"width": 1280, "height": 800})
+    ada.page.goto("/")
+    ada.page.fill("input[name=name]", "Ada")
+    ada.page.fill("input[name=new-code]", "family-1")
+    ada.page.click("button[name=open]")
+    expect(ada.page.locator(".table-code strong")).to_have_text("FAMILY-1")
+
+    # The code is taken: the problem's detail, as a sentence, in the status line.
+    bo.page.goto("/")
+    bo.page.fill("input[name=name]", "Bo")
+    bo.page.fill("input[name=new-code]", "FAMILY-1")
+    bo.page.click("button[name=open]")
+    status = bo.page.locator(".lobby-status")
+    expect(status).to_have_text("The code FAMILY-1 is taken.")
+    expect(status).to_have_attribute("data-tone", "error")
+
+    # A table that doesn't exist says so.
+    bo.page.fill("input[name=join-code]", "NOPE-NOPE")
+    bo.page.click("button[name=join]")
+    expect(bo.page.locator("#app")).to_have_attribute("data-view", "missing")
+    expect(bo.page.locator("main.missing h1")).to_have_text("There is no table NOPE-NOPE")
+
+    # Back in the lobby, Ada's table is in the list of waiting tables; Bo joins it from there.
+    bo.page.click("a.button[href='#/']")
+    waiting = bo.page.locator(".waiting[data-code=FAMILY-1]")
+    expect(waiting).to_contain_text("Ada’s table")
+    expect(waiting).to_contain_text("3 seats open")
+    waiting.locator("button").click()
+    bo.page.click(".seat-card[data-seat='1'] [data-action=sit]")
+    expect(ada.page.locator(".seat-card[data-seat='1'] .occupant")).to_have_text("Bo")
+    assert not ada.errors
