@@ -140,22 +140,6 @@ def main() -> None:
             "log_level='warning')"
         )
         server = subprocess.Popen([sys.executable, "-c", code])
-        if os.environ.get("BENCH_PROFILE"):
-            subprocess.Popen(
-                [
-                    "uvx",
-                    "py-spy",
-                    "record",
-                    "-d",
-                    str(int(args.seconds)),
-                    "-o",
-                    os.environ["BENCH_PROFILE"],
-                    "-f",
-                    "speedscope",
-                    "-p",
-                    str(server.pid),
-                ]
-            )
         base = f"http://127.0.0.1:{port}"
         for _ in range(100):
             try:

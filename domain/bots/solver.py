@@ -19,6 +19,7 @@ tricks from there), so the many questions asked of one deal share their work.
 from __future__ import annotations
 
 from domain.bots.strength import RANKED
+from domain.cards import cards_of
 
 # PLACE[t][card]: the card's place with trump t.
 PLACE: tuple[tuple[int, ...], ...] = tuple(
@@ -84,17 +85,8 @@ def places(mask: int, trump: int) -> int:
     return ch[0][mask & 63] | ch[1][mask >> 6 & 63] | ch[2][mask >> 12 & 63] | ch[3][mask >> 18]
 
 
-def _bits(m: int) -> list[int]:
-    out = []
-    while m:
-        low = m & -m
-        out.append(low.bit_length() - 1)
-        m ^= low
-    return out
-
-
 # BITS[byte]: the set bits of a byte, lowest first; HIGH_FIRST likewise, highest first.
-BITS: tuple[tuple[int, ...], ...] = tuple(tuple(_bits(b)) for b in range(256))
+BITS: tuple[tuple[int, ...], ...] = tuple(tuple(cards_of(b)) for b in range(256))
 HIGH_FIRST: tuple[tuple[int, ...], ...] = tuple(tuple(reversed(b)) for b in BITS)
 
 
