@@ -224,8 +224,9 @@ def hand(person) -> list[str]:
 
 
 class ApiPlayer:
-    """Someone at the table through the HTTP contract alone. With `loner`, orders up or calls
-    alone at the first chance; otherwise passes, and takes the first option it must."""
+    """Someone at the table through the HTTP contract alone. With `loner`, passes round one
+    (so the bids go all the way round) and calls alone in round two; otherwise passes, and
+    takes the first option it must."""
 
     def __init__(self, base: str, name: str, loner: bool = False) -> None:
         self.http = httpx.Client(base_url=base, timeout=30)
@@ -244,9 +245,7 @@ class ApiPlayer:
     def move(self, code: str, view: dict) -> None:
         can = view["can"]
         body: dict = {"seq": view["seq"]}
-        if self.loner and "order" in can:
-            body |= {"type": "order", "alone": True}
-        elif self.loner and "call" in can:
+        if self.loner and "call" in can:
             body |= {"type": "call", "suit": can["call"]["suits"][0], "alone": True}
         elif "pass" in can:
             body["type"] = "pass"
