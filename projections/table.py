@@ -12,11 +12,9 @@ from typing import Any
 import msgspec
 
 from domain.decide import consequence
-from domain.events import EVENT_TYPES, AnyEvent, Event
+from domain.events import AnyEvent, Event
 from domain.evolve import evolve
 from domain.state import State
-
-_decoder = msgspec.json.Decoder(AnyEvent)
 
 
 def to_event(type_: str, data: dict[str, Any]) -> Event:
@@ -51,5 +49,3 @@ def stable_states(records: Iterable[Any], state: State) -> Iterator[State]:
         if consequence(s) is None:
             yield s
 
-
-assert set(EVENT_TYPES) == {t.__name__ for t in AnyEvent.__args__}
