@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from litestar import Controller, Request, Response, get, post
+from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath, JSONBody
 
-from infra.players import BadLogin, NameTaken
-from services.api.auth import token_cookie
+from infra.players import BadLogin, NameTaken, Player
+from services.api.auth import current_player, token_cookie
 from services.api.bodies import Login, NewPlayer
 from services.api.problems import Problem
 
@@ -45,6 +46,12 @@ class PlayersController(Controller):
         except BadLogin:
             raise Problem(401, "that name and password don't match", field="password") from None
         return _signed_in(player, token, 200)
+
+    @get("/players/me", dependencies={"player": Provide(current_player)})
+    async def me(self, player: NamedDependency[Player]) -> dict:
+        """Who the token (or the browser's cookie) belongs to: a page can't read its HttpOnly
+        cookie, so this is how it learns whether it is still signed in, and as whom."""
+        return {"id": player.id, "name": player.name, "registered": player.registered}
 
     @get("/players/{player_id:str}")
     async def show(self, request: Request, player_id: FromPath[str]) -> dict:

@@ -125,6 +125,11 @@ def test_registered_names_sign_in_and_are_unique(api):
     assert right.status_code == 200 and right.json()["id"] == created.json()["id"]
     shown = api.http.get(f"/api/players/{created.json()['id']}").json()
     assert shown == {"id": created.json()["id"], "name": "Grace", "registered": True}
+    assert api.http.get("/api/players/me").json() == shown  # by the cookie, as a browser does
+    api.http.cookies.clear()
+    assert_problem(api.http.get("/api/players/me"), 401)
+    token = {"Authorization": f"Bearer {right.json()['token']}"}
+    assert api.http.get("/api/players/me", headers=token).json() == shown
 
 
 def test_health_and_schema(api):
