@@ -398,3 +398,26 @@ def test_the_servers_refusals_are_shown_in_words(browser, server):
     bo.page.click(".seat-card[data-seat='1'] [data-action=sit]")
     expect(ada.page.locator(".seat-card[data-seat='1'] .occupant")).to_have_text("Bo")
     assert not ada.errors
+
+
+def test_a_name_the_server_no_longer_knows_is_asked_for_again(browser, server):
+    """The page remembers who it plays as; when the cookie behind that name is gone (expired,
+    or a reset database), the lobby asks for a name instead of failing at the first move."""
+    ghost = open_person(browser, server, "Ghost", viewport={"width": 1280, "height": 800})
+    page = ghost.page
+    page.goto("/")
+    page.evaluate(
+        "() => localStorage.setItem('euchre:me', JSON.stringify({id: 'gone', name: 'Ghost'}))"
+    )
+    page.reload()
+    expect(page.locator("#app")).to_have_attribute("data-view", "lobby")
+    expect(page.locator("input[name=name]")).to_be_visible()
+    assert page.evaluate("() => localStorage.getItem('euchre:me')") is None
+
+    # A real name survives the same check: still signed in after a reload.
+    page.fill("input[name=name]", "Ada")
+    page.click("button[name=open]")
+    expect(page.locator("#app")).to_have_attribute("data-view", "room")
+    page.reload()
+    expect(page.locator(".who-line, .seat-card .occupant").first).to_be_visible()
+    assert "Ada" in page.evaluate("() => localStorage.getItem('euchre:me')")

@@ -3,6 +3,7 @@
 import { fill } from './dom.js';
 import { installKeys } from './keys.js';
 import { mountLobby } from './lobby.js';
+import { checkMe } from './me.js';
 import { mountTablePage } from './tablepage.js';
 
 const app = document.getElementById('app');
@@ -28,3 +29,4 @@ function route() {
 installKeys();
 window.addEventListener('hashchange', route);
 route();
+checkMe().then((changed) => { if (changed) route(); });

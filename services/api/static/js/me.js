@@ -25,3 +25,20 @@ export async function becomePlayer(name) {
 export function forget() {
   localStorage.removeItem(KEY);
 }
+
+/** Ask the server who the cookie belongs to, and forget a name it no longer knows (the
+ * cookie expired, or the database was reset). True when that changed who we are. */
+export async function checkMe() {
+  const saved = me();
+  if (!saved) return false;
+  try {
+    const who = await api.whoAmI();
+    if (who.id === saved.id) return false;
+    localStorage.setItem(KEY, JSON.stringify({ id: who.id, name: who.name }));
+    return true;
+  } catch (error) {
+    if (error.status !== 401) return false;  // offline: keep what we have
+    forget();
+    return true;
+  }
+}
