@@ -10,11 +10,10 @@ from __future__ import annotations
 from datetime import datetime
 
 from sqlalchemy import Column, DateTime, Integer, MetaData, Table, Text, delete, select, text
-from sqlalchemy.dialects.postgresql import insert as upsert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from infra.eventstore import EventStore, RecordedEvent
-from infra.follower import Follower
+from infra.follower import Follower, put_row
 
 metadata = MetaData()
 activity = Table(
@@ -48,16 +47,8 @@ class Activity:
         for r in records:
             last[r.stream] = None if r.type == "GameWon" else (r.seq, r.at)
         for code, seen in last.items():
-            if seen is None:
-                await conn.execute(delete(activity).where(activity.c.code == code))
-                continue
-            statement = upsert(activity).values(code=code, seq=seen[0], at=seen[1])
-            await conn.execute(
-                statement.on_conflict_do_update(
-                    index_elements=[activity.c.code],
-                    set_={"seq": statement.excluded.seq, "at": statement.excluded.at},
-                )
-            )
+            values = None if seen is None else {"seq": seen[0], "at": seen[1]}
+            await put_row(conn, activity, code, values)
 
     @staticmethod
     async def _clear(conn: AsyncConnection) -> None:

@@ -12,10 +12,26 @@ import asyncio
 import zlib
 from collections.abc import Awaitable, Callable
 
-from sqlalchemy import delete, text
+from sqlalchemy import Table, delete, text
+from sqlalchemy.dialects.postgresql import insert as upsert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from infra.eventstore import EventStore, RecordedEvent, checkpoint, checkpoints, save_checkpoint
+
+
+async def put_row(conn: AsyncConnection, table: Table, code: str, values: dict | None) -> None:
+    """Set a read model's row for table `code` to `values`, or delete it when None."""
+    if values is None:
+        await conn.execute(delete(table).where(table.c.code == code))
+        return
+    statement = upsert(table).values(code=code, **values)
+    await conn.execute(
+        statement.on_conflict_do_update(
+            index_elements=[table.c.code],
+            set_={name: statement.excluded[name] for name in values},
+        )
+    )
+
 
 Apply = Callable[[AsyncConnection, list[RecordedEvent]], Awaitable[None]]
 Clear = Callable[[AsyncConnection], Awaitable[None]]

@@ -5,11 +5,10 @@ from __future__ import annotations
 import msgspec
 from sqlalchemy import BigInteger, Column, MetaData, Table, Text, delete, select
 from sqlalchemy.dialects.postgresql import JSONB
-from sqlalchemy.dialects.postgresql import insert as upsert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from infra.eventstore import EventStore, RecordedEvent
-from infra.follower import Follower
+from infra.follower import Follower, put_row
 from projections.lobby import CHANGES_LOBBY, LobbyRow, next_row
 
 metadata = MetaData()
@@ -46,18 +45,10 @@ class Lobby:
                 rows[r.stream] = None if found is None else msgspec.convert(found, LobbyRow)
             rows[r.stream] = next_row(rows[r.stream], r)
         for code, row in rows.items():
-            if row is None:
-                await conn.execute(delete(lobby).where(lobby.c.code == code))
-                continue
-            statement = upsert(lobby).values(
-                code=code, position=row.position, row=msgspec.to_builtins(row)
+            values = (
+                None if row is None else {"position": row.position, "row": msgspec.to_builtins(row)}
             )
-            await conn.execute(
-                statement.on_conflict_do_update(
-                    index_elements=[lobby.c.code],
-                    set_={"row": statement.excluded.row, "position": statement.excluded.position},
-                )
-            )
+            await put_row(conn, lobby, code, values)
 
     @staticmethod
     async def _clear(conn: AsyncConnection) -> None:

@@ -14,7 +14,6 @@ from services.api.problems import Problem
 Name = Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
 Password = Annotated[str, msgspec.Meta(min_length=8, max_length=200)]
 CODE = re.compile(r"^[A-Z0-9-]{4,32}$")
-LEVELS = ["easy", "medium", "hard", "expert"]
 
 
 class NewPlayer(msgspec.Struct, forbid_unknown_fields=True):

@@ -17,11 +17,12 @@ from litestar.params import FromPath, JSONBody
 from domain import commands as cmd
 from domain.errors import Conflict
 from domain.state import State
+from domain.table import LEVELS
 from domain.view import View, view
 from infra.players import Player
 from projections.log import public_line
 from services.api.auth import current_player, optional_player
-from services.api.bodies import LEVELS, BotLevel, NewTable, move_command, table_code
+from services.api.bodies import BotLevel, NewTable, move_command, table_code
 from services.api.problems import Problem
 from services.tables import Tables
 
@@ -39,7 +40,9 @@ def seat_view(state: State, player: Player | None) -> View:
 
 def _level(level: str) -> str:
     if level not in LEVELS:
-        raise Problem(422, f"bots must be one of {', '.join(LEVELS)}", field="bots", allowed=LEVELS)
+        raise Problem(
+            422, f"bots must be one of {', '.join(LEVELS)}", field="bots", allowed=list(LEVELS)
+        )
     return level
 
 
