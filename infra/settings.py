@@ -36,7 +36,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
         working directory cannot move the embedded servers' data.
         """
         values = {}
-        for variable, (field, parse) in _VARIABLES.items():
+        for variable, (field, parse, _) in _VARIABLES.items():
             text = environ.get(variable, "").strip()
             if text:
                 values[field] = _parse(variable, text, parse)
@@ -97,11 +97,32 @@ def _port(text: str) -> int:
     return int(text)
 
 
-_VARIABLES: dict[str, tuple[str, Callable[[str], object]]] = {
-    "EUCHRE_DATABASE_URL": ("database_url", _database_url),
-    "EUCHRE_REDIS_URL": ("redis_url", _redis_url),
-    "EUCHRE_BOT_DELAY_SCALE": ("bot_delay_scale", _delay_scale),
-    "EUCHRE_DATA_DIR": ("data_dir", _directory),
-    "EUCHRE_HOST": ("host", str),
-    "EUCHRE_PORT": ("port", _port),
+_VARIABLES: dict[str, tuple[str, Callable[[str], object], str]] = {
+    "EUCHRE_DATABASE_URL": (
+        "database_url",
+        _database_url,
+        "PostgreSQL to use (libpq URL); unset: an embedded server in the data directory",
+    ),
+    "EUCHRE_REDIS_URL": (
+        "redis_url",
+        _redis_url,
+        "Redis or Valkey for the bots' queue; unset: an embedded Valkey in the data directory",
+    ),
+    "EUCHRE_BOT_DELAY_SCALE": (
+        "bot_delay_scale",
+        _delay_scale,
+        "multiplies the bots' think times (default 1; 0 makes bots instant)",
+    ),
+    "EUCHRE_DATA_DIR": (
+        "data_dir",
+        _directory,
+        "where the embedded servers keep their data (default ./var)",
+    ),
+    "EUCHRE_HOST": ("host", str, "address `serve` listens on (default 127.0.0.1)"),
+    "EUCHRE_PORT": ("port", _port, "port `serve` listens on (default 8000)"),
 }
+
+
+def described() -> list[tuple[str, str]]:
+    """Each variable the service reads, with what it does: for `--help` and the docs."""
+    return [(variable, text) for variable, (_, _, text) in _VARIABLES.items()]

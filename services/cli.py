@@ -1,13 +1,49 @@
-"""The one `euchre` command: serve the tables, rebuild read models, run migrations."""
+"""The one `euchre` command: serve the tables, run workers, rebuild read models, migrate."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
+import socket
 import sys
+import textwrap
 
-from infra.settings import Settings, SettingsError
+from infra.settings import Settings, SettingsError, described
+
+
+class Unusable(Exception):
+    """Something the operator can fix, said in one sentence: the command exits 2, no trace."""
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """Bind the port before anything starts, so a taken one is reported before the embedded
+    servers spin up, and nothing claims to be serving on a port it never got."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as error:
+        sock.close()
+        raise Unusable(
+            f"can't listen on {host}:{port} ({error.strerror or error}); stop whatever uses it, "
+            "or pick another port with --port or EUCHRE_PORT"
+        ) from None
+    sock.listen(2048)
+    return sock
+
+
+def _announce_servers() -> None:
+    """The embedded servers say where they are at INFO; show just those lines (and not the
+    worker's chatter about its own start and stop)."""
+    handler = logging.StreamHandler(sys.stdout)
+    handler.setFormatter(logging.Formatter("%(message)s"))
+    embedded = logging.getLogger("infra.embedded")
+    embedded.setLevel(logging.INFO)
+    embedded.addHandler(handler)
+    logging.getLogger("dramatiq").setLevel(logging.WARNING)
 
 
 def _serve(args: argparse.Namespace, settings: Settings) -> int:
@@ -20,7 +56,9 @@ def _serve(args: argparse.Namespace, settings: Settings) -> int:
 
     host = args.host or settings.host
     port = args.port or settings.port
-    with embedded.services(settings) as endpoints:
+    sock = _listen(host, port)
+    _announce_servers()
+    with sock, embedded.services(settings) as endpoints:
         migrate(endpoints.database_url)
         bots = BotRuntime(
             endpoints.database_url,
@@ -30,10 +68,14 @@ def _serve(args: argparse.Namespace, settings: Settings) -> int:
         )
         with bots:
             app = create_app(endpoints.database_url, endpoints.redis_url, bots.scheduler)
-            print(
-                f"Euchre Tables is serving on http://{host}:{port}/ (Ctrl-C stops it)", flush=True
-            )
-            uvicorn.run(app, host=host, port=port, log_level="warning")
+            server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+            shown = f"[{host}]" if ":" in host else host
+            # uvicorn re-raises the signal that stopped it once it has shut down cleanly; one
+            # that comes before it has its handlers in place arrives as KeyboardInterrupt.
+            with contextlib.suppress(KeyboardInterrupt):
+                print(f"Euchre Tables is serving on http://{shown}:{port}/ (Ctrl-C stops it)")
+                sys.stdout.flush()
+                server.run(sockets=[sock])
             _finish_quietly()
     return 0
 
@@ -55,6 +97,7 @@ def _work(settings: Settings, threads: int) -> None:
     from infra.db import migrate
     from services.bots.runtime import BotRuntime
 
+    _worker_logging()  # here, not in the parent: a spawned process starts with fresh logging
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
@@ -62,20 +105,25 @@ def _work(settings: Settings, threads: int) -> None:
     with BotRuntime(
         settings.database_url, settings.redis_url, settings.bot_delay_scale, threads=threads
     ):
+        logging.getLogger("euchre.worker").info("worker ready: %d threads take bot turns", threads)
         stop.wait()
+
+
+def _worker_logging() -> None:
+    """Timestamped INFO lines, less Alembic's narration of every revision: a worker joining a
+    running service has nothing to learn from that."""
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(processName)s %(message)s")
+    logging.getLogger("alembic").setLevel(logging.WARNING)
 
 
 def _worker(args: argparse.Namespace, settings: Settings) -> int:
     import multiprocessing
 
     if settings.database_url is None or settings.redis_url is None:
-        print(
-            "euchre worker: set EUCHRE_DATABASE_URL and EUCHRE_REDIS_URL to the servers the "
-            "service uses (workers join a running service; `euchre serve` has its own)",
-            file=sys.stderr,
+        raise Unusable(
+            "set EUCHRE_DATABASE_URL and EUCHRE_REDIS_URL to the servers the service uses "
+            "(workers join a running service; `euchre serve` has its own)"
         )
-        return 2
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(processName)s %(message)s")
     if args.processes == 1:
         _work(settings, args.threads)
         return 0
@@ -133,43 +181,98 @@ def _migrate(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def _environment() -> str:
+    lines = [f"  {variable:<24} {text}" for variable, text in described()]
+    return "environment (unset or empty means the default):\n" + "\n".join(lines)
+
+
 def parser() -> argparse.ArgumentParser:
-    top = argparse.ArgumentParser(prog="euchre", description="Euchre Tables")
-    commands = top.add_subparsers(dest="command", required=True)
-    serve = commands.add_parser("serve", help="serve the web table and the API")
-    serve.add_argument("--host", help="address to listen on (default 127.0.0.1)")
-    serve.add_argument("--port", type=int, help="port to listen on (default 8000)")
-    serve.add_argument("--bot-threads", type=int, default=4, help="bot worker threads (4)")
+    formatter = argparse.RawDescriptionHelpFormatter
+    top = argparse.ArgumentParser(
+        prog="euchre",
+        description="Euchre Tables: the family's Euchre in a browser, against friends and bots.",
+        epilog=_environment(),
+        formatter_class=formatter,
+    )
+    commands = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def command(name: str, summary: str, text: str) -> argparse.ArgumentParser:
+        return commands.add_parser(
+            name,
+            help=summary,
+            description=textwrap.fill(text, 88),
+            epilog=_environment(),
+            formatter_class=formatter,
+        )
+
+    serve = command(
+        "serve",
+        "serve the web table and the API, with bots",
+        "Serve the web table and the HTTP API, with a bot worker and the sweeper in the same "
+        "process. PostgreSQL and Valkey are started from the data directory for any URL left "
+        "unset, and the schema is brought up to date first.",
+    )
+    serve.add_argument("--host", help="address to listen on (default EUCHRE_HOST or 127.0.0.1)")
+    serve.add_argument("--port", type=int, help="port to listen on (default EUCHRE_PORT or 8000)")
+    serve.add_argument(
+        "--bot-threads", type=int, default=4, help="threads playing bot turns (default 4)"
+    )
     serve.set_defaults(run=_serve)
-    worker = commands.add_parser("worker", help="run bot workers against a running service")
-    worker.add_argument("--processes", type=int, default=1, help="worker processes (1)")
-    worker.add_argument("--threads", type=int, default=4, help="threads per process (4)")
+    worker = command(
+        "worker",
+        "run more bot workers beside a running service",
+        "Take bot turns from the queue of a running service; start as many as the load needs. "
+        "Needs EUCHRE_DATABASE_URL and EUCHRE_REDIS_URL (the embedded servers are the "
+        "serving process's own).",
+    )
+    worker.add_argument("--processes", type=int, default=1, help="worker processes (default 1)")
+    worker.add_argument("--threads", type=int, default=4, help="threads per process (default 4)")
     worker.set_defaults(run=_worker)
     tournament = commands.add_parser(
-        "tournament", add_help=False, help="duplicate games between two bot levels: A B --games N"
+        "tournament",
+        add_help=False,
+        help="duplicate games between two bot levels (euchre tournament --help)",
     )
     tournament.add_argument("rest", nargs=argparse.REMAINDER)
     tournament.set_defaults(run=_tournament)
-    rebuild = commands.add_parser(
-        "rebuild", help="drop the read models and rebuild them from the log"
+    rebuild = command(
+        "rebuild",
+        "rebuild the read models from the log",
+        "Drop the lobby and the activity model and fold the whole event log into them again.",
     )
     rebuild.set_defaults(run=_rebuild)
-    upgrade = commands.add_parser("migrate", help="bring the database schema up to date")
+    upgrade = command(
+        "migrate",
+        "bring the database schema up to date",
+        "Apply every migration the database lacks (serve and worker do this by themselves).",
+    )
     upgrade.set_defaults(run=_migrate)
     return top
 
 
 def main(argv: list[str] | None = None) -> int:
+    from infra.embedded import DataDirInUse
+
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["tournament"]:  # its own options, --help included
         return _tournament(argparse.Namespace(rest=argv[1:]), Settings())
     args = parser().parse_args(argv)
     try:
-        settings = Settings.from_env()
+        return args.run(args, Settings.from_env())
     except SettingsError as error:
-        print(f"euchre: {error}", file=sys.stderr)
-        return 2
-    return args.run(args, settings)
+        problem = str(error)
+    except DataDirInUse as error:
+        problem = (
+            f"the data directory {error.directory.parent} is in use: another {error.server} is "
+            "serving it (is `euchre serve` already running there?); stop that one, or set "
+            "EUCHRE_DATA_DIR to another directory"
+        )
+    except Unusable as error:
+        problem = str(error)
+    except KeyboardInterrupt:  # Ctrl-C while starting: everything started is stopped already
+        return 130
+    print(f"euchre {args.command}: {problem}", file=sys.stderr)
+    return 2
 
 
 if __name__ == "__main__":

@@ -10,13 +10,14 @@ from contextlib import ExitStack, contextmanager
 import msgspec
 
 from infra.embedded.postgres import DATABASE, SUPERUSER, EmbeddedPostgres
-from infra.embedded.process import EmbeddedError, sigterm_interrupts
+from infra.embedded.process import DataDirInUse, EmbeddedError, sigterm_interrupts
 from infra.embedded.valkey import EmbeddedValkey
 from infra.settings import Settings
 
 __all__ = [
     "DATABASE",
     "SUPERUSER",
+    "DataDirInUse",
     "EmbeddedError",
     "EmbeddedPostgres",
     "EmbeddedValkey",

@@ -14,6 +14,7 @@ from urllib.parse import quote
 import psycopg
 
 from infra.embedded.process import (
+    DataDirInUse,
     Embedded,
     EmbeddedError,
     Server,
@@ -62,7 +63,7 @@ class EmbeddedPostgres(Embedded):
         admin_url = _postgres_url(socket_dir, SUPERUSER)
         if _accepts(admin_url):
             # Its own lock would make ours exit, but only after we had found theirs answering.
-            raise EmbeddedError(f"another PostgreSQL is already serving {self.pgdata}")
+            raise DataDirInUse("PostgreSQL", self.pgdata)
         argv = [POSTGRES_BIN / "postgres", "-D", self.pgdata, "-k", socket_dir]
         argv += ["-p", str(POSTGRES_PORT), "-c", "listen_addresses="]
         log_path = self.data_dir / "postgres.log"

@@ -34,6 +34,16 @@ class EmbeddedError(RuntimeError):
     """An embedded server could not be started; the message ends with the server's own log."""
 
 
+class DataDirInUse(EmbeddedError):
+    """Another process's server already serves this data directory: most likely a second
+    `euchre serve` started from the same place, which is a one-sentence mistake, not a crash."""
+
+    def __init__(self, server: str, directory: Path) -> None:
+        super().__init__(f"another {server} is already serving {directory}")
+        self.server = server
+        self.directory = directory
+
+
 class Embedded:
     """What the two servers share: a URL once started, and stopping the process on exit."""
 

@@ -8,7 +8,7 @@ from urllib.parse import quote
 
 import redis
 
-from infra.embedded.process import Embedded, EmbeddedError, Server, SocketDir, package_dir
+from infra.embedded.process import DataDirInUse, Embedded, Server, SocketDir, package_dir
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +34,7 @@ class EmbeddedValkey(Embedded):
         url = f"unix://{quote(str(socket))}"
         if _pings(url):
             # Valkey would replace a live server's socket file rather than refuse to start.
-            raise EmbeddedError(f"another Valkey is already serving {self.directory}")
+            raise DataDirInUse("Valkey", self.directory)
         argv = [VALKEY_SERVER, "--port", "0", "--unixsocket", socket, "--unixsocketperm", "700"]
         argv += ["--dir", self.directory, "--daemonize", "no"]
         log_path = self.directory.parent / "valkey.log"

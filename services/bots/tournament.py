@@ -168,10 +168,13 @@ def run(
 
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
-        prog="euchre tournament", description="Duplicate games between two bot levels."
+        prog="euchre tournament",
+        description="Duplicate games between two bot levels: each deal is played twice, with "
+        "the teams swapping cards, so luck of the deal cancels out. Prints the share of games "
+        "LEVEL_A won, with its 95% interval.",
     )
-    p.add_argument("a", choices=LEVELS)
-    p.add_argument("b", choices=LEVELS)
+    p.add_argument("a", metavar="LEVEL_A", choices=LEVELS, help=f"one of {', '.join(LEVELS)}")
+    p.add_argument("b", metavar="LEVEL_B", choices=LEVELS, help="the level it plays against")
     p.add_argument("--games", type=int, default=200, help="games in all (each deal twice)")
     p.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     p.add_argument("--seed", type=int, default=0, help="which games (default 0)")

@@ -1,0 +1,151 @@
+"""The `euchre` command as a newcomer meets it: help that explains, one-sentence refusals with
+exit code 2 for an operator's mistakes, the embedded servers' addresses shown, a quiet worker."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from infra.embedded import EmbeddedPostgres
+from infra.settings import described
+from services.cli import parser
+
+EUCHRE = [sys.executable, "-m", "services.cli"]
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("EUCHRE_")}
+    return {**env, **extra}
+
+
+def _run(*args: str, timeout: float = 60, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*EUCHRE, *args],
+        env=_env(**env),
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+
+
+@pytest.fixture
+def data_dir() -> Iterator[Path]:
+    with tempfile.TemporaryDirectory(prefix="euchre-cli-") as directory:
+        yield Path(directory)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_help_describes_every_subcommand_argument_and_variable() -> None:
+    top = parser()
+    commands = next(a for a in top._actions if a.dest == "command")
+    for choice in commands._choices_actions:
+        assert choice.help, f"`euchre {choice.dest}` has no description in `euchre --help`"
+    for name, sub in commands.choices.items():
+        if name == "tournament":  # parses its own arguments
+            continue
+        assert sub.description, f"`euchre {name} --help` has no description"
+        for action in sub._actions:
+            assert action.help, (
+                f"`euchre {name}`: {action.option_strings or action.dest} has no help"
+            )
+    shown = _run("--help").stdout
+    for variable, _ in described():
+        assert variable in shown, f"`euchre --help` doesn't name {variable}"
+
+
+def test_tournament_help_names_its_levels() -> None:
+    shown = _run("tournament", "--help").stdout
+    assert "LEVEL_A" in shown and "LEVEL_B" in shown
+    assert "easy, medium, hard, expert" in shown
+
+
+def test_a_taken_port_is_one_sentence_and_exit_2_before_anything_starts(data_dir: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = _run("serve", "--port", str(port), EUCHRE_DATA_DIR=str(data_dir))
+    assert done.returncode == 2, done
+    assert "serving" not in done.stdout
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and str(port) in lines[0] and "--port" in lines[0], done.stderr
+    assert not (data_dir / "postgres").exists(), "started PostgreSQL for a port it couldn't have"
+
+
+def test_a_busy_data_directory_is_one_sentence_and_exit_2(data_dir: Path) -> None:
+    with EmbeddedPostgres(data_dir):
+        done = _run("serve", "--port", str(_free_port()), EUCHRE_DATA_DIR=str(data_dir))
+    assert done.returncode == 2, done
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert "EUCHRE_DATA_DIR" in lines[0] and "Traceback" not in done.stderr
+
+
+def test_serve_shows_the_embedded_servers_then_stops_cleanly(data_dir: Path) -> None:
+    port = _free_port()
+    server = subprocess.Popen(
+        [*EUCHRE, "serve", "--port", str(port)],
+        env=_env(EUCHRE_DATA_DIR=str(data_dir)),
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        lines = []
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            line = server.stdout.readline()
+            lines.append(line)
+            if "serving on" in line or not line:
+                break
+        shown = "".join(lines)
+        assert f"http://127.0.0.1:{port}/" in shown, shown
+        assert "postgresql://" in shown and "unix://" in shown, shown
+    finally:
+        server.send_signal(signal.SIGINT)
+        out, err = server.communicate(timeout=60)
+    assert server.returncode == 0, err
+    assert "Traceback" not in err and "Shutting down" not in out + err
+
+
+def test_the_worker_says_ready_without_migration_noise(database_url: str, redis_url: str) -> None:
+    worker = subprocess.Popen(
+        [*EUCHRE, "worker", "--threads", "1"],
+        env=_env(EUCHRE_DATABASE_URL=database_url, EUCHRE_REDIS_URL=redis_url),
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        lines = []
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            line = worker.stdout.readline()
+            lines.append(line)
+            if "ready" in line or not line:
+                break
+    finally:
+        worker.send_signal(signal.SIGTERM)
+        worker.communicate(timeout=60)
+    shown = "".join(lines)
+    assert "worker ready" in shown, shown
+    assert "alembic" not in shown.lower() and "upgrade" not in shown.lower(), shown
