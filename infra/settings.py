@@ -22,10 +22,15 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
 
     database_url: str | None = None
     redis_url: str | None = None
+    broker_url: str | None = None
     bot_delay_scale: float = 1.0
     data_dir: Path = Path("var")
     host: str = "127.0.0.1"
     port: int = 8000
+
+    def broker(self, redis_url: str) -> str:
+        """Where bot turns queue: the configured broker, else the Redis in use."""
+        return self.broker_url or redis_url
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] = os.environ) -> "Settings":
@@ -74,6 +79,15 @@ def _redis_url(text: str) -> str:
     return text
 
 
+def _broker_url(text: str) -> str:
+    if not text.startswith(("amqp://", "amqps://", "redis://", "rediss://", "unix://")):
+        raise ValueError(
+            "expected amqp://user:password@host:5672/vhost for RabbitMQ, or a Redis URL; "
+            "leave it unset to use EUCHRE_REDIS_URL's server"
+        )
+    return text
+
+
 def _delay_scale(text: str) -> float:
     try:
         scale = float(text)
@@ -107,6 +121,11 @@ _VARIABLES: dict[str, tuple[str, Callable[[str], object], str]] = {
         "redis_url",
         _redis_url,
         "Redis or Valkey for the bots' queue; unset: an embedded Valkey in the data directory",
+    ),
+    "EUCHRE_BROKER_URL": (
+        "broker_url",
+        _broker_url,
+        "the bots' queue: amqp:// for RabbitMQ or a Redis URL (default: EUCHRE_REDIS_URL's)",
     ),
     "EUCHRE_BOT_DELAY_SCALE": (
         "bot_delay_scale",

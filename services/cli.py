@@ -62,7 +62,7 @@ def _serve(args: argparse.Namespace, settings: Settings) -> int:
         migrate(endpoints.database_url)
         bots = BotRuntime(
             endpoints.database_url,
-            endpoints.redis_url,
+            settings.broker(endpoints.redis_url),
             settings.bot_delay_scale,
             threads=args.bot_threads,
         )
@@ -102,9 +102,8 @@ def _work(settings: Settings, threads: int) -> None:
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
     migrate(settings.database_url)
-    with BotRuntime(
-        settings.database_url, settings.redis_url, settings.bot_delay_scale, threads=threads
-    ):
+    broker = settings.broker_url or settings.redis_url
+    with BotRuntime(settings.database_url, broker, settings.bot_delay_scale, threads=threads):
         logging.getLogger("euchre.worker").info("worker ready: %d threads take bot turns", threads)
         stop.wait()
 
@@ -119,10 +118,10 @@ def _worker_logging() -> None:
 def _worker(args: argparse.Namespace, settings: Settings) -> int:
     import multiprocessing
 
-    if settings.database_url is None or settings.redis_url is None:
+    if settings.database_url is None or (settings.broker_url or settings.redis_url) is None:
         raise Unusable(
-            "set EUCHRE_DATABASE_URL and EUCHRE_REDIS_URL to the servers the service uses "
-            "(workers join a running service; `euchre serve` has its own)"
+            "set EUCHRE_DATABASE_URL, and EUCHRE_BROKER_URL or EUCHRE_REDIS_URL, to the servers "
+            "the service uses (workers join a running service; `euchre serve` has its own)"
         )
     if args.processes == 1:
         _work(settings, args.threads)
@@ -222,8 +221,8 @@ def parser() -> argparse.ArgumentParser:
         "worker",
         "run more bot workers beside a running service",
         "Take bot turns from the queue of a running service; start as many as the load needs. "
-        "Needs EUCHRE_DATABASE_URL and EUCHRE_REDIS_URL (the embedded servers are the "
-        "serving process's own).",
+        "Needs EUCHRE_DATABASE_URL, and EUCHRE_BROKER_URL or EUCHRE_REDIS_URL (the embedded "
+        "servers are the serving process's own).",
     )
     worker.add_argument("--processes", type=int, default=1, help="worker processes (default 1)")
     worker.add_argument("--threads", type=int, default=4, help="threads per process (default 4)")

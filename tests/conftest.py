@@ -1,9 +1,12 @@
 """Fixtures every test folder shares: the PostgreSQL and Redis servers tests talk to."""
 
 import os
+import shutil
+import subprocess
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import quote, urlsplit, urlunsplit
 from uuid import uuid4
 
 import psycopg
@@ -64,3 +67,29 @@ def database_url(base_database_url: str) -> Iterator[str]:
     finally:
         with psycopg.connect(base_database_url, autocommit=True) as admin:
             admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+
+
+def _rabbitmqctl(*args: str) -> None:
+    subprocess.run(["rabbitmqctl", *args], check=True, capture_output=True, timeout=60)
+
+
+@pytest.fixture
+def rabbitmq_url() -> Iterator[str]:
+    """A RabbitMQ vhost of the test's own on `EUCHRE_TEST_RABBITMQ_URL`'s server, made and
+    deleted with `rabbitmqctl` (so the server must be on this machine).
+
+    RabbitMQ has no embedded default: unset, the test skips, saying so; CI sets it.
+    """
+    base = os.environ.get("EUCHRE_TEST_RABBITMQ_URL")
+    if not base:
+        pytest.skip("no RabbitMQ: set EUCHRE_TEST_RABBITMQ_URL (CI does) to test on it")
+    if shutil.which("rabbitmqctl") is None:
+        pytest.fail("EUCHRE_TEST_RABBITMQ_URL is set but rabbitmqctl, to make vhosts, is missing")
+    parts = urlsplit(base)
+    vhost = f"test_{uuid4().hex}"
+    _rabbitmqctl("add_vhost", vhost)
+    try:
+        _rabbitmqctl("set_permissions", "-p", vhost, parts.username or "guest", ".*", ".*", ".*")
+        yield urlunsplit(parts._replace(path="/" + quote(vhost, safe="")))
+    finally:
+        _rabbitmqctl("delete_vhost", vhost)

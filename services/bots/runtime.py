@@ -32,7 +32,7 @@ class BotRuntime:
     def __init__(
         self,
         database_url: str,
-        redis_url: str,
+        broker_url: str,
         scale: float = 1.0,
         *,
         namespace: str = "euchre",
@@ -42,7 +42,7 @@ class BotRuntime:
     ) -> None:
         self.database_url = database_url
         self.scale = scale
-        self.broker = make_broker(redis_url, namespace)
+        self.broker = make_broker(broker_url, namespace)
         self.scheduler = Scheduler(self.send, scale)
         self._threads = threads
         self._sweep = sweep
@@ -96,6 +96,7 @@ class BotRuntime:
     def stop(self) -> None:
         if self._worker is not None:
             self._worker.stop(timeout=10_000)
+        self.scheduler.close()
         if self._sweeper is not None:
             self._sweeper.cancel()
         if self._thread.is_alive():

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 
 from domain.bots import choose
 from domain.errors import Refused
@@ -28,18 +29,36 @@ Send = Callable[[str, str, float], None]  # (table code, decision key, delay in 
 
 
 class Scheduler:
-    """Runs after every commit (API or worker): sends each bot decision now pending."""
+    """Runs after every commit (API or worker): sends each bot decision now pending.
+
+    The send is a blocking client call (redis-py, pika), and the hook runs on the event loop
+    under the table's lock, so it happens on a thread of its own: a slow broker delays bot
+    turns, never a person's move or anyone's stream. One thread keeps sends in commit order
+    and lets a RabbitMQ client keep its one connection.
+    """
 
     def __init__(self, send: Send, scale: float) -> None:
         self._send = send
         self._scale = scale
+        self._sender = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bot-sends")
 
     async def __call__(self, state: State, events: list[Event]) -> None:
-        for decision in bot_decisions(state):
+        turns = [
+            (state.code, d.key, think_seconds(state, d, self._scale)) for d in bot_decisions(state)
+        ]
+        if turns:
+            self._sender.submit(self._send_each, turns)
+
+    def _send_each(self, turns: list[tuple[str, str, float]]) -> None:
+        for code, key, delay in turns:
             try:
-                self._send(state.code, decision.key, think_seconds(state, decision, self._scale))
-            except Exception:  # the sweeper re-sends what is lost; a move must not fail here
-                log.exception("could not send the bot turn %s of %s", decision.key, state.code)
+                self._send(code, key, delay)
+            except Exception:  # the sweeper re-sends what is lost
+                log.exception("could not send the bot turn %s of %s", key, code)
+
+    def close(self) -> None:
+        """Send what is queued, then stop the sending thread."""
+        self._sender.shutdown(wait=True)
 
 
 async def play_turn(tables: Tables, code: str, key: str) -> str:

@@ -1,5 +1,6 @@
-"""Bot turns as Dramatiq workers on real Redis and PostgreSQL: they finish games, race safely,
-shrug off duplicate messages, and a flushed Redis doesn't stall a table (the sweeper)."""
+"""Bot turns as Dramatiq workers on real PostgreSQL and a real broker, Redis and RabbitMQ each:
+they finish games, race safely, shrug off duplicate messages, and a broker that lost every
+message doesn't stall a table (the sweeper)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import asyncio
 import random
 import time
 import uuid
+from collections.abc import Iterator
 
 import httpx
 import pytest
@@ -17,6 +19,7 @@ from domain import commands as cmd
 from domain.decide import consequence
 from domain.shuffle import first_dealer
 from domain.turns import deciding
+from infra.broker import BOT_QUEUE, make_broker
 from infra.db import create_engine
 from infra.eventstore import EventStore
 from projections.table import fold_records, to_event
@@ -35,14 +38,32 @@ def anyio_backend() -> str:
 
 
 @pytest.fixture
-def namespace(redis_url: str):
+def namespace() -> str:
     """This test's own Redis keys: its queues can't meet another test's."""
-    name = f"euchre-test-{uuid.uuid4().hex[:8]}"
-    yield name
-    client = redis.Redis.from_url(redis_url)
-    for key in client.scan_iter(f"{name}:*"):
-        client.delete(key)
-    client.close()
+    return f"euchre-test-{uuid.uuid4().hex[:8]}"
+
+
+@pytest.fixture(params=["redis", "rabbitmq"])
+def broker_url(request: pytest.FixtureRequest, namespace: str) -> Iterator[str]:
+    """Each broker the bots run on, with this test's queues its own: keys under `namespace` on
+    Redis, a vhost of its own on RabbitMQ."""
+    if request.param == "redis":
+        url = request.getfixturevalue("redis_url")
+        yield url
+        client = redis.Redis.from_url(url)
+        for key in client.scan_iter(f"{namespace}:*"):
+            client.delete(key)
+        client.close()
+    else:
+        yield request.getfixturevalue("rabbitmq_url")
+
+
+def lose_every_message(broker_url: str, namespace: str) -> None:
+    """What a broker that crashed with nothing on disk would hold afterwards: no bot turns."""
+    broker = make_broker(broker_url, namespace)
+    broker.declare_queue(BOT_QUEUE)
+    broker.flush_all()
+    broker.close()
 
 
 @pytest.fixture
@@ -88,9 +109,9 @@ async def each_decision_answered_once(store: EventStore, code: str) -> int:
 
 
 async def test_four_bots_play_a_whole_game_through_the_worker(
-    database_url, redis_url, namespace, store
+    database_url, broker_url, namespace, store
 ):
-    with BotRuntime(database_url, redis_url, 0.0, namespace=namespace, sweep=False) as bots:
+    with BotRuntime(database_url, broker_url, 0.0, namespace=namespace, sweep=False) as bots:
         tables = Tables(store, bots.scheduler)
         await open_table(tables, "BOTS4")
         await wait_until_over(tables, "BOTS4")
@@ -112,14 +133,14 @@ async def test_two_workers_racing_one_turn_append_one_move(store):
     assert await each_decision_answered_once(store, "RACE") == 1
 
 
-async def test_the_same_message_twice_appends_one_move(database_url, redis_url, namespace, store):
+async def test_the_same_message_twice_appends_one_move(database_url, broker_url, namespace, store):
     # The host sits where bidding reaches last, so three bot bids come first.
     host = first_dealer(SEED)
     quiet = Tables(store)
     await open_table(quiet, "TWICE", host_seat=host)
     pending = deciding(await quiet.load("TWICE"))[0]
     assert pending.seat != host
-    with BotRuntime(database_url, redis_url, 0.0, namespace=namespace, sweep=False) as bots:
+    with BotRuntime(database_url, broker_url, 0.0, namespace=namespace, sweep=False) as bots:
         bots.send("TWICE", pending.key, 0.0)
         bots.send("TWICE", pending.key, 0.0)
         deadline = time.monotonic() + 30
@@ -131,29 +152,30 @@ async def test_the_same_message_twice_appends_one_move(database_url, redis_url, 
     assert await each_decision_answered_once(store, "TWICE") == 3  # three bids, once each
 
 
-async def test_a_flushed_redis_doesnt_stall_the_game(database_url, redis_url, namespace, store):
-    with BotRuntime(database_url, redis_url, 0.0, namespace=namespace, sweep=False) as bots:
+async def test_a_broker_that_lost_its_messages_doesnt_stall_the_game(
+    database_url, broker_url, namespace, store
+):
+    with BotRuntime(database_url, broker_url, 0.0, namespace=namespace, sweep=False) as bots:
         tables = Tables(store, bots.scheduler)
         await open_table(tables, "FLUSH")
         while (await tables.load("FLUSH")).seq < 40:
             await asyncio.sleep(0.05)
-    # The worker died mid-game and Redis lost every message it held.
-    client = redis.Redis.from_url(redis_url)
-    for key in client.scan_iter(f"{namespace}:*"):
-        client.delete(key)
-    client.close()
+    # The worker died mid-game and the broker lost every message it held.
+    lose_every_message(broker_url, namespace)
     stalled = await tables.load("FLUSH")
     await asyncio.sleep(0.5)
     assert (await tables.load("FLUSH")).seq == stalled.seq, "nothing moves without a message"
 
-    with BotRuntime(database_url, redis_url, 0.0, namespace=namespace, grace=0.5):
+    with BotRuntime(database_url, broker_url, 0.0, namespace=namespace, grace=0.5):
         await wait_until_over(tables, "FLUSH")
     assert await each_decision_answered_once(store, "FLUSH") > 50
 
 
-def test_a_person_plays_three_bots_to_the_end_over_http(database_url, redis_url, namespace):
+def test_a_person_plays_three_bots_to_the_end_over_http(
+    database_url, broker_url, redis_url, namespace
+):
     with (
-        BotRuntime(database_url, redis_url, 0.0, namespace=namespace, sweep=False) as bots,
+        BotRuntime(database_url, broker_url, 0.0, namespace=namespace, sweep=False) as bots,
         Server(create_app(database_url, redis_url, bots.scheduler)) as url,
         httpx.Client(base_url=url, timeout=30) as http,
     ):
