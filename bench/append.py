@@ -1,14 +1,23 @@
-"""Raw single-event append rate and latency, for N concurrent writers on separate streams.
+"""The event store's append rate beside PostgreSQL's own: single-event appends by N concurrent
+writers on separate streams, and pgbench's one-row INSERT + COMMIT on the same database with
+the same N clients, in one run, with the ratio.
 
 Runs in a scratch database created on the server at EUCHRE_DATABASE_URL (else
 EUCHRE_TEST_DATABASE_URL, else the local test server) and dropped afterwards, so it never
-writes into a real event log. Usage: uv run python bench/append.py [--writers 1 4 16] [--seconds 3]
+writes into a real event log. pgbench ships with PostgreSQL; where it is missing the store is
+measured alone, saying so.
+Usage: uv run python bench/append.py [--clients 1 8 32] [--seconds 5] [--processes 2]
 """
 
 import argparse
 import asyncio
+import multiprocessing
 import os
+import re
+import shutil
 import statistics
+import subprocess
+import tempfile
 import time
 from uuid import uuid4
 
@@ -19,9 +28,13 @@ from infra.db import create_engine, migrate
 from infra.eventstore import EventStore, NewEvent
 
 DEFAULT_URL = "postgresql://postgres@127.0.0.1:5432/test"
+# What an append writes, give or take: one row with a small JSON document, then a commit.
+PGBENCH_SCRIPT = (
+    "INSERT INTO pgbench_rows (stream, data) VALUES ('p' || :client_id, '{\"n\": 1}');\n"
+)
 
 
-async def run(url: str, writers: int, seconds: float) -> list[float]:
+async def _writers(url: str, prefix: str, writers: int, seconds: float) -> list[float]:
     """Each writer owns a stream, so every append succeeds: this measures the store, not races."""
     engine = create_engine(url, pool_size=writers)
     store = EventStore(engine)
@@ -36,15 +49,63 @@ async def run(url: str, writers: int, seconds: float) -> list[float]:
             latencies.append(time.perf_counter() - started)
             seq += 1
 
-    await asyncio.gather(*(writer(f"B{writers}-{n}") for n in range(writers)))
+    await asyncio.gather(*(writer(f"{prefix}-{n}") for n in range(writers)))
     await engine.dispose()
     return latencies
 
 
+def _process(args: tuple[str, str, int, float]) -> list[float]:
+    return asyncio.run(_writers(*args))
+
+
+def store_rate(url: str, clients: int, seconds: float, processes: int) -> tuple[float, list[float]]:
+    """Appends/s with `clients` writers spread over `processes` client processes (as several
+    API processes would write), and every append's latency."""
+    processes = max(1, min(processes, clients))
+    shares = [clients // processes + (n < clients % processes) for n in range(processes)]
+    jobs = [
+        (url, f"B{clients}-{uuid4().hex[:6]}-{n}", share, seconds) for n, share in enumerate(shares)
+    ]
+    with multiprocessing.get_context("spawn").Pool(processes) as pool:
+        latencies = [lat for part in pool.map(_process, jobs) for lat in part]
+    return len(latencies) / seconds, latencies
+
+
+def pgbench_rate(url: str, clients: int, seconds: float) -> float | None:
+    pgbench = shutil.which("pgbench")
+    if pgbench is None:
+        return None
+    with tempfile.NamedTemporaryFile("w", suffix=".sql") as script:
+        script.write(PGBENCH_SCRIPT)
+        script.flush()
+        done = subprocess.run(
+            [
+                pgbench,
+                "-n",
+                "-M",
+                "prepared",
+                "-f",
+                script.name,
+                "-c",
+                str(clients),
+                "-j",
+                str(min(clients, 2)),
+                "-T",
+                str(int(seconds)),
+                url,
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+    return float(re.search(r"tps = ([\d.]+)", done.stdout).group(1))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--writers", type=int, nargs="+", default=[1, 4, 16])
-    parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--clients", type=int, nargs="+", default=[1, 8, 32])
+    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--processes", type=int, default=2, help="client processes for the store")
     args = parser.parse_args()
 
     server = os.environ.get("EUCHRE_DATABASE_URL") or os.environ.get(
@@ -56,13 +117,23 @@ def main() -> None:
         admin.execute(f'CREATE DATABASE "{name}"')
     try:
         migrate(url)
-        for writers in args.writers:
-            latencies = asyncio.run(run(url, writers, args.seconds))
-            print(
-                f"writers={writers:<3} appends/s={len(latencies) / args.seconds:8.0f}"
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute(
+                "CREATE TABLE pgbench_rows (id bigserial PRIMARY KEY, stream text, data jsonb)"
+            )
+        if shutil.which("pgbench") is None:
+            print("pgbench not found (it ships with PostgreSQL): measuring the store alone")
+        for clients in args.clients:
+            reference = pgbench_rate(url, clients, args.seconds)
+            rate, latencies = store_rate(url, clients, args.seconds, args.processes)
+            line = (
+                f"clients={clients:<3} appends/s={rate:8.0f}"
                 f"  median={statistics.median(latencies) * 1000:6.2f} ms"
                 f"  p99={statistics.quantiles(latencies, n=100)[98] * 1000:6.2f} ms"
             )
+            if reference is not None:
+                line += f"  pgbench tps={reference:8.0f}  ratio={rate / reference:5.2f}"
+            print(line, flush=True)
     finally:
         with psycopg.connect(server, autocommit=True) as admin:
             admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')

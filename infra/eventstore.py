@@ -18,13 +18,10 @@ from sqlalchemy import (
     text,
 )
 from sqlalchemy.dialects.postgresql import JSONB
-from sqlalchemy.dialects.postgresql import insert as upsert
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 CHANNEL = "euchre_events"
-# Any constant will do, as long as nothing else in the database takes the same advisory lock.
-APPEND_LOCK = 0x6575_6368_6170_7064  # "euchappd"
 
 metadata = MetaData()
 events = Table(
@@ -32,7 +29,7 @@ events = Table(
     metadata,
     Column("stream", Text, primary_key=True),
     Column("seq", Integer, primary_key=True),
-    Column("position", BigInteger, Identity(always=True), nullable=False, unique=True),
+    Column("position", BigInteger, Identity(always=True), nullable=False),
     Column("type", Text, nullable=False),
     Column("data", JSONB, nullable=False),
     Column("command_id", Text, unique=True),
@@ -51,6 +48,21 @@ class NewEvent(msgspec.Struct, frozen=True):
     data: dict[str, Any]
 
 
+class Cursor(msgspec.Struct, frozen=True, order=True):
+    """A place in the global log: the appending transaction's id, then the position within it.
+
+    Transactions commit out of order, so positions alone can't tell a follower that nothing
+    will appear behind it later; transaction ids below the oldest one still running can
+    (docs/event-store.md).
+    """
+
+    xid: int = 0
+    position: int = 0
+
+
+START = Cursor()
+
+
 class RecordedEvent(msgspec.Struct, frozen=True):
     stream: str
     seq: int
@@ -59,6 +71,11 @@ class RecordedEvent(msgspec.Struct, frozen=True):
     data: dict[str, Any]
     command_id: str | None
     at: datetime
+    xid: int = 0
+
+    @property
+    def cursor(self) -> Cursor:
+        return Cursor(self.xid, self.position)
 
 
 class AppendResult(msgspec.Struct, frozen=True):
@@ -78,11 +95,22 @@ class ConcurrencyConflict(Exception):
         self.actual_seq = actual_seq
 
 
-# One statement in autocommit mode: the server takes the lock, checks, inserts and notifies, and
-# commits as the statement ends (the function is in migration 0001).
+# One statement in autocommit mode: the server checks, inserts and commits as the statement
+# ends (the function is in migration 0004). The doorbell rings in a second statement, after
+# the commit: a NOTIFY inside the append would make every append in the database wait for the
+# one before it to flush (PostgreSQL holds a database-wide lock across a notifying commit).
 APPEND_SQL = text(
     "SELECT seq, position, duplicate FROM euchre_append("
-    ":stream, :expected, :types, CAST(:data AS jsonb), :command_id, :lock)"
+    ":stream, :expected, :types, CAST(:data AS jsonb), :command_id)"
+)
+RING_SQL = text(f"SELECT pg_notify('{CHANNEL}', :payload)")
+COLUMNS = "stream, seq, position, type, data, command_id, at, CAST(CAST(xid AS text) AS bigint) xid"
+# Only transactions older than every one still running: nothing can commit behind these later.
+READ_ALL_SQL = text(
+    f"SELECT {COLUMNS} FROM events "
+    "WHERE (xid, position) > (CAST(CAST(:xid AS text) AS xid8), :position) "
+    "AND xid < pg_snapshot_xmin(pg_current_snapshot()) "
+    "ORDER BY xid, position LIMIT :limit"
 )
 
 
@@ -104,9 +132,8 @@ class EventStore:
         """Append all of `new` after `expected_seq`, or nothing.
 
         A command id already used returns that first append's result instead, so a retried
-        command applies once. Every append holds one advisory lock from its checks to its commit:
-        the checks are then exact, and positions commit in increasing order, so a follower
-        reading by position never passes over one that commits later (docs/event-store.md).
+        command applies once. Appends to different streams never wait for each other; two to
+        one stream meet at its primary key, and the later finds its seq taken.
         """
         if not new:
             raise ValueError("append needs at least one event")
@@ -116,11 +143,12 @@ class EventStore:
             "types": [event.type for event in new],
             "data": msgspec.json.encode([event.data for event in new]).decode(),
             "command_id": command_id,
-            "lock": APPEND_LOCK,
         }
         try:
             async with self._reader.connect() as conn:
                 rows = (await conn.execute(APPEND_SQL, params)).all()
+                if not rows[0].duplicate:
+                    await conn.execute(RING_SQL, {"payload": f"{stream}:{rows[-1].seq}"})
         except DBAPIError as error:
             if getattr(error.orig, "sqlstate", None) == "EU409":
                 actual = int(error.orig.diag.message_primary)
@@ -143,37 +171,44 @@ class EventStore:
         async with self._reader.connect() as conn:
             return await _last_seq(conn, stream)
 
-    async def read_all(self, after_position: int, limit: int = 500) -> list[RecordedEvent]:
-        """Every stream's events in commit order, for followers; positions may have gaps."""
-        query = (
-            select(events)
-            .where(events.c.position > after_position)
-            .order_by(events.c.position)
-            .limit(limit)
-        )
+    async def read_all(self, after: Cursor = START, limit: int = 500) -> list[RecordedEvent]:
+        """Every stream's events after `after`, in an order no later commit can break: each
+        stream's own in seq order, and none behind a cursor a follower has passed."""
+        params = {"xid": after.xid, "position": after.position, "limit": limit}
         async with self._reader.connect() as conn:
-            return [RecordedEvent(**row._mapping) for row in await conn.execute(query)]
+            rows = await conn.execute(READ_ALL_SQL, params)
+            return [RecordedEvent(**row._mapping) for row in rows]
 
 
-async def checkpoint(conn: AsyncConnection, name: str) -> int:
-    """Where follower `name` got to (0 before it starts), locked till the caller's transaction ends.
+async def checkpoint(conn: AsyncConnection, name: str) -> Cursor:
+    """Where follower `name` got to (START before it starts), locked till the caller's
+    transaction ends.
 
     Read it in the transaction that writes the read model's rows and saves the new checkpoint:
     rows and checkpoint then commit together, and a second copy of the follower waits here and
     continues from where the first left off instead of applying the same events again.
     """
-    await conn.execute(upsert(checkpoints).values(name=name, position=0).on_conflict_do_nothing())
-    query = select(checkpoints.c.position).where(checkpoints.c.name == name).with_for_update()
-    return await conn.scalar(query)
-
-
-async def save_checkpoint(conn: AsyncConnection, name: str, position: int) -> None:
-    """Record follower `name`'s progress inside the caller's transaction, atomic with its rows."""
-    statement = upsert(checkpoints).values(name=name, position=position)
     await conn.execute(
-        statement.on_conflict_do_update(
-            index_elements=[checkpoints.c.name], set_={"position": statement.excluded.position}
-        )
+        text("INSERT INTO checkpoints (name, position) VALUES (:name, 0) ON CONFLICT DO NOTHING"),
+        {"name": name},
+    )
+    query = text(
+        "SELECT CAST(CAST(xid AS text) AS bigint) xid, position FROM checkpoints "
+        "WHERE name = :name FOR UPDATE"
+    )
+    row = (await conn.execute(query, {"name": name})).one()
+    return Cursor(row.xid, row.position)
+
+
+async def save_checkpoint(conn: AsyncConnection, name: str, at: Cursor) -> None:
+    """Record follower `name`'s progress inside the caller's transaction, atomic with its rows."""
+    await conn.execute(
+        text(
+            "INSERT INTO checkpoints (name, xid, position) "
+            "VALUES (:name, CAST(CAST(:xid AS text) AS xid8), :position) "
+            "ON CONFLICT (name) DO UPDATE SET xid = excluded.xid, position = excluded.position"
+        ),
+        {"name": name, "xid": at.xid, "position": at.position},
     )
 
 

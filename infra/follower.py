@@ -68,7 +68,7 @@ class Follower:
                     if not records:
                         return total
                     await self._apply(conn, records)
-                    await save_checkpoint(conn, self.name, records[-1].position)
+                    await save_checkpoint(conn, self.name, records[-1].cursor)
                 total += len(records)
 
     async def rebuild(self) -> int:

@@ -1,5 +1,6 @@
 """The doorbell wakes a stream's watchers once an append to it commits, over one connection."""
 
+import asyncio
 from contextlib import AsyncExitStack
 
 import pytest
@@ -7,7 +8,7 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from infra.doorbell import Doorbell
-from infra.eventstore import APPEND_LOCK, APPEND_SQL, EventStore, NewEvent
+from infra.eventstore import APPEND_SQL, EventStore, NewEvent
 
 pytestmark = pytest.mark.anyio
 
@@ -22,8 +23,8 @@ async def test_the_doorbell_rings_after_the_append_commits_and_not_before(
     engine: AsyncEngine, store: EventStore
 ):
     async with Doorbell(engine) as doorbell, doorbell.watch("T1") as wake:
-        # The store's own append statement, but held open in a transaction of ours: its NOTIFY
-        # has been sent and the doorbell must still not ring until the commit.
+        # The store's own append statement, held open in a transaction of ours: nothing may
+        # ring while its events can't be read yet.
         async with engine.connect() as conn:
             transaction = await conn.begin()
             await conn.execute(
@@ -34,13 +35,16 @@ async def test_the_doorbell_rings_after_the_append_commits_and_not_before(
                     "types": ["Noted"],
                     "data": '[{"n": 1}]',
                     "command_id": None,
-                    "lock": APPEND_LOCK,
                 },
             )
             assert not await wake.wait(0.3)
-            await transaction.commit()
+            await transaction.rollback()
+
+        appending = asyncio.create_task(store.append("T1", 0, [NOTED]))
         assert await wake.wait(5)
+        # Woken, a watcher reads at once, and the events it was woken for are there.
         assert [e.seq for e in await store.read("T1")] == [1]
+        await appending
 
 
 async def test_the_doorbell_rings_watchers_of_that_stream_and_of_every_stream(

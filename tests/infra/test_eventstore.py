@@ -6,12 +6,15 @@ import random
 from datetime import datetime
 
 import pytest
+from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from infra.db import driver_url
 from infra.eventstore import (
+    START,
     ConcurrencyConflict,
+    Cursor,
     EventStore,
     NewEvent,
     checkpoint,
@@ -105,7 +108,7 @@ async def test_concurrent_writers_retrying_on_conflict_leave_a_stream_without_ga
         assert [e.data["n"] for e in recorded if e.data["writer"] == name] == list(range(100))
 
 
-async def test_a_follower_by_position_sees_every_event_once_in_commit_order(store: EventStore):
+async def test_a_follower_sees_every_event_once_in_commit_order(store: EventStore):
     streams = ["T1", "T2", "T3", "T4"]
     writing = True
     seen = []
@@ -115,13 +118,13 @@ async def test_a_follower_by_position_sees_every_event_once_in_commit_order(stor
             await append_retrying(store, stream, [noted(n)] * (1 + n % 3))
 
     async def follower() -> None:
-        after = 0
+        after = START
         while True:
             finished = not writing
             batch = await store.read_all(after, limit=25)
             seen.extend(batch)
             if batch:
-                after = batch[-1].position
+                after = batch[-1].cursor
             elif finished:
                 return
             else:
@@ -132,13 +135,29 @@ async def test_a_follower_by_position_sees_every_event_once_in_commit_order(stor
     writing = False
     await following
 
-    positions = [e.position for e in seen]
-    assert positions == sorted(set(positions))
-    assert positions == [e.position for e in await store.read_all(0, limit=10_000)]
+    cursors = [e.cursor for e in seen]
+    assert cursors == sorted(set(cursors))
+    assert cursors == [e.cursor for e in await store.read_all(START, limit=10_000)]
     for stream in streams:
         assert [e.seq for e in seen if e.stream == stream] == list(
             range(1, await store.last_seq(stream) + 1)
         )
+
+
+async def test_a_follower_waits_for_an_append_still_committing(
+    store: EventStore, engine: AsyncEngine
+):
+    """The case a position alone gets wrong: an append takes position N, a later one takes
+    N+1 and commits first. A follower must not pass N+1 while N may still arrive."""
+    async with engine.connect() as slow:
+        await slow.execute(
+            text("SELECT * FROM euchre_append('SLOW', 0, ARRAY['Noted'], '[{}]', NULL)")
+        )
+        await store.append("FAST", 0, [noted(1)])  # commits while SLOW's append is open
+        assert await store.read_all(START) == []
+        await slow.commit()
+    seen = await store.read_all(START)
+    assert [e.stream for e in seen] == ["SLOW", "FAST"]
 
 
 async def test_a_retried_command_applies_once_and_returns_the_first_result(store: EventStore):
@@ -168,31 +187,31 @@ async def test_racing_retries_of_one_command_apply_it_once(store: EventStore):
 
 async def test_a_checkpoint_moves_only_with_the_callers_transaction(engine: AsyncEngine):
     async with engine.connect() as conn:
-        assert await checkpoint(conn, "lobby") == 0
-        await save_checkpoint(conn, "lobby", 7)
+        assert await checkpoint(conn, "lobby") == START
+        await save_checkpoint(conn, "lobby", Cursor(3, 7))
         await conn.rollback()
-        assert await checkpoint(conn, "lobby") == 0
+        assert await checkpoint(conn, "lobby") == START
 
-        await save_checkpoint(conn, "lobby", 7)
-        await save_checkpoint(conn, "lobby", 9)
+        await save_checkpoint(conn, "lobby", Cursor(3, 7))
+        await save_checkpoint(conn, "lobby", Cursor(4, 9))
         await conn.commit()
     async with engine.connect() as conn:
-        assert await checkpoint(conn, "lobby") == 9
+        assert await checkpoint(conn, "lobby") == Cursor(4, 9)
 
 
 async def test_a_second_copy_of_a_follower_waits_and_continues_where_the_first_stopped(
     engine: AsyncEngine,
 ):
     async with engine.connect() as first, engine.connect() as second:
-        assert await checkpoint(first, "stats") == 0
+        assert await checkpoint(first, "stats") == START
         waiting = asyncio.create_task(checkpoint(second, "stats"))
         await asyncio.sleep(0.2)
         assert not waiting.done()
 
-        await save_checkpoint(first, "stats", 5)
+        await save_checkpoint(first, "stats", Cursor(2, 5))
         await first.commit()
 
-        assert await waiting == 5
+        assert await waiting == Cursor(2, 5)
 
 
 def test_a_unix_socket_url_keeps_its_socket_directory():
