@@ -67,7 +67,12 @@ class Tables:
             self._cache[code] = state
         self._cache.move_to_end(code)
         while len(self._cache) > CACHE_SIZE:
-            self._cache.popitem(last=False)
+            gone, _ = self._cache.popitem(last=False)
+            lock = self._locks.get(gone)
+            # A lock nobody holds guards nothing; if someone takes a new one for the table
+            # later, the store's seq check still keeps their appends apart.
+            if lock is not None and not lock.locked():
+                del self._locks[gone]
 
     async def execute(
         self,

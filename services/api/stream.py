@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections import deque
 from collections.abc import AsyncIterator
 
 import msgspec
@@ -28,16 +29,46 @@ from services.tables import Tables
 
 KEEP_ALIVE = 15.0
 POLL = 5.0
+RECENT = 64  # stable states a feed keeps, so a stream resumed within them needs no fold
+BACKLOG = 32  # states a watcher may fall behind before it is resynced to the newest
+
+
+class Watcher:
+    """One open stream's place in a feed: the states it has yet to send, at most BACKLOG.
+
+    A watcher that falls that far behind (a stalled connection) is resynced: its backlog is
+    dropped for the newest state. Each view is the whole table, so it misses no fact, only
+    the steps between; and a slow reader can't make the server hold an ever longer queue.
+    """
+
+    def __init__(self) -> None:
+        self.queue: asyncio.Queue[State] = asyncio.Queue(BACKLOG)
+        self.resyncs = 0
+
+    def offer(self, state: State) -> None:
+        try:
+            self.queue.put_nowait(state)
+        except asyncio.QueueFull:
+            while not self.queue.empty():
+                self.queue.get_nowait()
+            self.queue.put_nowait(state)
+            self.resyncs += 1
 
 
 class Feed:
-    """The log reader for one table, alive while someone watches it."""
+    """The log reader for one table, alive while someone watches it.
+
+    It keeps the last RECENT stable states, and each state's encoded view per seat once someone
+    asked for it: a hundred spectators of one table cost one view per change, not a hundred.
+    """
 
     def __init__(self, code: str, state: State) -> None:
         self.code = code
         self.state = state
-        self.queues: set[asyncio.Queue[State]] = set()
+        self.recent: deque[State] = deque([state], maxlen=RECENT)
+        self.watchers: set[Watcher] = set()
         self.task: asyncio.Task[None] | None = None
+        self._views: dict[tuple[int, int | None], str] = {}
 
     async def run(self, tables: Tables, doorbell: Doorbell, poll: float) -> None:
         async with doorbell.watch(self.code) as wake:
@@ -45,10 +76,32 @@ class Feed:
                 records = await tables.store.read(self.code, after_seq=self.state.seq)
                 # A batch always ends at a stable state, so the last one is the table now.
                 for s in stable_states(records, self.state):
-                    for q in self.queues:
-                        q.put_nowait(s)
-                    self.state = s
+                    self._advance(s)
                 await wake.wait(poll)
+
+    def _advance(self, state: State) -> None:
+        self.recent.append(state)
+        oldest = self.recent[0].seq
+        for key in [k for k in self._views if k[0] < oldest]:
+            del self._views[key]
+        self.state = state
+        for watcher in self.watchers:
+            watcher.offer(state)
+
+    def since(self, seq: int) -> list[State] | None:
+        """The stable states after `seq`, if this feed still holds them all."""
+        if seq < self.recent[0].seq:
+            return None
+        return [s for s in self.recent if s.seq > seq]
+
+    def view_data(self, state: State, seat: int | None) -> str:
+        key = (state.seq, seat)
+        data = self._views.get(key)
+        if data is None:
+            data = msgspec.json.encode(view(state, seat)).decode()
+            if state.seq >= self.recent[0].seq:
+                self._views[key] = data
+        return data
 
 
 class Feeds:
@@ -64,66 +117,70 @@ class Feeds:
     def watching(self, code: str) -> int:
         """How many streams in this process watch `code` now."""
         feed = self._feeds.get(code)
-        return 0 if feed is None else len(feed.queues)
+        return 0 if feed is None else len(feed.watchers)
 
     @contextlib.asynccontextmanager
-    async def subscribe(self, code: str) -> AsyncIterator[asyncio.Queue[State]]:
+    async def subscribe(self, code: str) -> AsyncIterator[tuple[Feed, Watcher]]:
         feed = self._feeds.get(code)
         if feed is None:
             feed = Feed(code, await self._tables.load(code))
             self._feeds[code] = feed
             feed.task = asyncio.create_task(feed.run(self._tables, self._doorbell, self._poll))
-        queue: asyncio.Queue[State] = asyncio.Queue()
-        feed.queues.add(queue)
+        watcher = Watcher()
+        feed.watchers.add(watcher)
         try:
-            yield queue
+            yield feed, watcher
         finally:
-            feed.queues.discard(queue)
-            if not feed.queues and self._feeds.get(code) is feed:
+            feed.watchers.discard(watcher)
+            if not feed.watchers and self._feeds.get(code) is feed:
                 del self._feeds[code]
                 feed.task.cancel()
 
 
-async def _history(tables: Tables, code: str, after: int) -> tuple[list[State], State]:
-    """Every stable state after seq `after`, and the table now: what a resumed stream missed."""
+async def _history(tables: Tables, code: str, after: int) -> list[State]:
+    """Every stable state after seq `after`, folded from the log: for a stream resumed from
+    further back than its table's feed remembers."""
     records = await tables.store.read(code)
-    if not records:
-        await tables.load(code)  # raises NoSuchTable
     start = fold_records(records[:after])
-    missed = list(stable_states(records[after:], start))
-    if after > len(records):  # an id from the future (a reset server, say): start afresh
-        return [start], start
-    return missed, missed[-1] if missed else start
+    return list(stable_states(records[after:], start))
 
 
-def _message(state: State, player: Player | None) -> ServerSentEventMessage:
-    seat = None if player is None else state.seat_of(player.id)
-    data = msgspec.json.encode(view(state, seat)).decode()
-    return ServerSentEventMessage(data=data, event="view", id=str(state.seq))
+def _seat(state: State, player: Player | None) -> int | None:
+    return None if player is None else state.seat_of(player.id)
 
 
 async def _events(
     request: Request, code: str, player: Player | None, last_id: int | None
 ) -> AsyncIterator[ServerSentEventMessage]:
     services = request.app.state.services
-    async with services.feeds.subscribe(code) as queue:
-        if last_id is None:
+    async with services.feeds.subscribe(code) as (feed, watcher):
+        current = feed.state
+        if last_id is not None and last_id > current.seq:
+            # Seen through another process, perhaps, whose feed is ahead of ours.
             current = await services.tables.load(code)
-            sent = [current]
+        if last_id is None or last_id > current.seq:
+            sent = [current]  # a fresh stream, or an id from the future (a reset server, say)
+        elif last_id == current.seq:
+            sent = []
         else:
-            sent, current = await _history(services.tables, code, last_id)
+            missed = feed.since(last_id) if current is feed.state else None
+            sent = missed if missed is not None else await _history(services.tables, code, last_id)
         for s in sent:
-            yield _message(s, player)
-        seq = current.seq
+            yield ServerSentEventMessage(
+                data=feed.view_data(s, _seat(s, player)), event="view", id=str(s.seq)
+            )
+        seq = sent[-1].seq if sent else current.seq
         while True:
             try:
-                s = await asyncio.wait_for(queue.get(), services.feeds.keep_alive)
+                s = await asyncio.wait_for(watcher.queue.get(), services.feeds.keep_alive)
             except TimeoutError:
                 yield ServerSentEventMessage(comment="keep-alive")
                 continue
             if s.seq > seq:
                 seq = s.seq
-                yield _message(s, player)
+                yield ServerSentEventMessage(
+                    data=feed.view_data(s, _seat(s, player)), event="view", id=str(s.seq)
+                )
 
 
 class StreamController(Controller):

@@ -11,6 +11,9 @@ import httpx
 import pytest
 from http_kit import Server, sse_events
 
+from domain.state import State
+from domain.view import view
+from services.api import stream
 from services.api.app import create_app
 
 
@@ -60,7 +63,10 @@ def started(api):
     return people, code
 
 
-def test_a_resumed_stream_misses_nothing(api, base_url, started):
+@pytest.mark.parametrize("recent", [stream.RECENT, 2], ids=["from-the-feed", "from-the-log"])
+def test_a_resumed_stream_misses_nothing(api, base_url, started, recent, monkeypatch):
+    """Resumed within what the table's feed remembers, or from further back (then the log)."""
+    monkeypatch.setattr(stream, "RECENT", recent)
     people, code = started
     rng = random.Random(3)
     path = f"/api/tables/{code}/events"
@@ -145,3 +151,31 @@ def test_a_closed_stream_leaves_nothing_behind(database_url, redis_url):
         while feeds.watching("GONE"):
             assert time.monotonic() < deadline, "the feed outlived its last watcher"
             time.sleep(0.05)
+
+
+def test_a_reader_that_falls_behind_is_resynced_to_the_newest_state():
+    watcher = stream.Watcher()
+    for seq in range(1, stream.BACKLOG + 6):
+        watcher.offer(State(seq=seq))
+    pending = [watcher.queue.get_nowait().seq for _ in range(watcher.queue.qsize())]
+    assert len(pending) <= stream.BACKLOG
+    assert pending[-1] == stream.BACKLOG + 5 and watcher.resyncs == 1
+
+
+def test_spectators_of_one_table_share_each_view(api, base_url, started, monkeypatch):
+    people, code = started
+    made: list = []
+
+    def counted(state, seat):
+        made.append((state.seq, seat))
+        return view(state, seat)
+
+    monkeypatch.setattr(stream, "view", counted)
+    watching = [
+        read_views(base_url, f"/api/tables/{code}/events", {}, lambda got: len(got) >= 2, [])
+        for _ in range(10)
+    ]
+    play_moves(people, code, 1, random.Random(5))
+    for thread in watching:
+        thread.join(timeout=30)
+    assert made and len(made) == len(set(made)), "a spectator's view was made more than once"
