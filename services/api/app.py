@@ -17,8 +17,12 @@ from domain.state import State
 from infra.db import create_engine
 from infra.doorbell import Doorbell
 from infra.eventstore import EventStore
+from infra.idempotency import Replies
 from infra.lobby import Lobby
 from infra.players import Players
+from services.api.contract import SECURITY_SCHEMES, finish
+from services.api.decoding import MAX_BODY, StrictBody
+from services.api.edge import edge
 from services.api.health import health
 from services.api.players import PlayersController
 from services.api.problems import EXCEPTION_HANDLERS
@@ -43,6 +47,7 @@ class Services:
     lobby: Lobby
     feeds: Feeds
     redis: aioredis.Redis | None
+    replies: Replies
 
 
 async def _follow_lobby(lobby: Lobby, doorbell: Doorbell) -> None:
@@ -77,7 +82,15 @@ def create_app(
             lobby = Lobby(engine, store)
             feeds = Feeds(tables, doorbell, stream_poll, keep_alive)
             app.state.services = Services(
-                engine, store, doorbell, tables, Players(engine), lobby, feeds, redis
+                engine,
+                store,
+                doorbell,
+                tables,
+                Players(engine),
+                lobby,
+                feeds,
+                redis,
+                Replies(engine),
             )
             follower = asyncio.create_task(_follow_lobby(lobby, doorbell))
             try:
@@ -90,14 +103,23 @@ def create_app(
                     await redis.aclose()
                 await engine.dispose()
 
-    return Litestar(
+    app = Litestar(
         route_handlers=[PlayersController, TablesController, StreamController, health, web],
         exception_handlers=EXCEPTION_HANDLERS,
         lifespan=[lifespan],
+        # Every body goes through one strict decoder; answers are encoded as their types say.
+        dto=StrictBody,
+        return_dto=None,
+        request_max_body_size=MAX_BODY,
         openapi_config=OpenAPIConfig(
             title="Euchre Tables",
             version="0.1.0",
             path="/schema",
-            description="The family's Euchre over HTTP and Server-Sent Events.",
+            description="The family's Euchre over HTTP and Server-Sent Events. "
+            "Beyond the contract, see docs/api.md.",
+            components=SECURITY_SCHEMES,
         ),
     )
+    finish(app)
+    app.asgi_handler = edge(app.asgi_handler)
+    return app

@@ -1,19 +1,32 @@
-"""Request bodies, checked at the edge: a bad field is named, with what it may be."""
+"""Request and response bodies: typed Structs, so the OpenAPI document shows what is served
+and `services.api.decoding` can name a bad field and what it may be."""
 
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any
+from typing import Annotated, Literal
 
 import msgspec
 
-from domain.cards import CODES, SUITS
 from domain.commands import MOVE_TYPES, Command
+from domain.events import Level
+from projections.lobby import LobbyRow
 from services.api.problems import Problem
 
 Name = Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
 Password = Annotated[str, msgspec.Meta(min_length=8, max_length=200)]
 CODE = re.compile(r"^[A-Z0-9-]{4,32}$")
+TableCode = Annotated[
+    str,
+    msgspec.Meta(
+        pattern="^[A-Za-z0-9-]{4,32}$",
+        description="4-32 of A-Z, 0-9 and dashes; lower case is upper-cased",
+    ),
+]
+Seat = Annotated[int, msgspec.Meta(ge=0, le=3)]
+Seq = Annotated[int, msgspec.Meta(ge=0, description="the view's `seq` the move was decided on")]
+Toggle = Literal["on", "off"]
+Pace = Literal["brisk", "relaxed"]
 
 
 class NewPlayer(msgspec.Struct, forbid_unknown_fields=True):
@@ -26,15 +39,59 @@ class Login(msgspec.Struct, forbid_unknown_fields=True):
     password: Password
 
 
+class HouseRules(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    """House rules to set; a rule left out keeps its current value (or its default)."""
+
+    stick_dealer: Toggle | None = None
+    alone: Toggle | None = None
+    defend_alone: Toggle | None = None
+    farmers: Toggle | None = None
+    canadian: Toggle | None = None
+    bot_pace: Pace | None = None
+
+    def chosen(self) -> dict[str, str]:
+        return msgspec.to_builtins(self)
+
+
 class NewTable(msgspec.Struct, forbid_unknown_fields=True):
-    code: str | None = None
-    settings: dict[str, Any] | None = None
-    bots: str = "medium"
-    seat: int = 0
+    code: TableCode | None = None
+    settings: HouseRules | None = None
+    bots: Level = "medium"
+    seat: Seat = 0
 
 
 class BotLevel(msgspec.Struct, forbid_unknown_fields=True):
-    level: str
+    level: Level
+
+
+def _move_body(tag: str, command: type[Command]) -> type[msgspec.Struct]:
+    """The `moves` body for one domain move: its fields less the seat (the caller's own),
+    plus the optional `seq`. Derived from the command, so the two can't drift apart."""
+    fields = [
+        (f.name, f.type, f.default) if f.required is False else (f.name, f.type)
+        for f in msgspec.structs.fields(command)
+        if f.name != "seat"
+    ]
+    return msgspec.defstruct(
+        f"{command.__name__}Move",
+        [*fields, ("seq", Seq | None, None)],
+        tag_field="type",
+        tag=tag,
+        forbid_unknown_fields=True,
+        kw_only=True,
+    )
+
+
+MOVE_BODIES = tuple(_move_body(tag, command) for tag, command in MOVE_TYPES.items())
+MoveBody = MOVE_BODIES[0]
+for _body in MOVE_BODIES[1:]:
+    MoveBody = MoveBody | _body
+
+
+def move_command(body: msgspec.Struct, seat: int) -> Command:
+    """The domain command for a decoded `moves` body, made by the caller's `seat`."""
+    fields = {k: v for k, v in msgspec.structs.asdict(body).items() if k != "seq"}
+    return MOVE_TYPES[body.__struct_config__.tag](seat=seat, **fields)
 
 
 def table_code(raw: str) -> str:
@@ -45,52 +102,22 @@ def table_code(raw: str) -> str:
     return code
 
 
-_ALLOWED = {
-    "card": list(CODES),
-    "cards": list(CODES),
-    "suit": list(SUITS),
-    "alone": [True, False],
-    "seq": None,
-}
+class SignedIn(msgspec.Struct):
+    id: str
+    name: str
+    token: Annotated[str, msgspec.Meta(description="send as `Authorization: Bearer <token>`")]
 
 
-def _path_field(error: msgspec.ValidationError) -> str | None:
-    match = re.search(r"at `\$\.([A-Za-z_]+)", str(error))
-    return match.group(1) if match else None
+class PlayerInfo(msgspec.Struct):
+    id: str
+    name: str
+    registered: bool
 
 
-def move_command(body: Any, seat: int) -> tuple[Command, int | None]:
-    """The domain command for a `moves` body, and the `seq` it was decided on, if sent."""
-    if not isinstance(body, dict):
-        raise Problem(422, "a move is a JSON object with a type", field="type")
-    kind = body.get("type")
-    if kind not in MOVE_TYPES:
-        raise Problem(
-            422,
-            f"type must be one of {', '.join(MOVE_TYPES)}",
-            field="type",
-            allowed=list(MOVE_TYPES),
-        )
-    seq = body.get("seq")
-    if seq is not None and (not isinstance(seq, int) or isinstance(seq, bool) or seq < 0):
-        raise Problem(422, "seq must be the view's seq, a whole number", field="seq")
-    cls = MOVE_TYPES[kind]
-    fields = set(cls.__struct_fields__) - {"seat"}
-    extra = set(body) - fields - {"type", "seq"}
-    if extra:
-        name = sorted(extra)[0]
-        raise Problem(
-            422,
-            f"a {kind} move has no field {name!r}; it takes {', '.join(sorted(fields)) or 'none'}",
-            field=name,
-            allowed=sorted(fields),
-        )
-    data = {k: v for k, v in body.items() if k in fields}
-    try:
-        command = msgspec.convert({**data, "type": kind, "seat": seat}, cls)
-    except msgspec.ValidationError as error:
-        field = _path_field(error)
-        raise Problem(
-            422, f"{kind}: {error}", field=field, allowed=_ALLOWED.get(field or "")
-        ) from None
-    return command, seq
+class Waiting(msgspec.Struct):
+    tables: list[LobbyRow]
+
+
+class Health(msgspec.Struct):
+    database: str
+    broker: str

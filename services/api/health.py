@@ -5,9 +5,12 @@ from __future__ import annotations
 from litestar import Request, Response, get
 from sqlalchemy import text
 
+from services.api.bodies import Health
+from services.api.contract import problems
 
-@get("/api/health", tags=["health"])
-async def health(request: Request) -> Response:
+
+@get("/api/health", tags=["health"], responses=problems(400, 500, 503))
+async def health(request: Request) -> Response[Health]:
     """200 when both answer; 503 naming what is down."""
     services = request.app.state.services
     status = {"database": "ok", "broker": "ok"}
@@ -33,4 +36,4 @@ async def health(request: Request) -> Response:
             **status,
         }
         return Response(body, status_code=503, media_type="application/problem+json")
-    return Response(status)
+    return Response(Health(**status))

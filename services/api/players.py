@@ -8,12 +8,15 @@ from litestar.params import FromPath, JSONBody
 
 from infra.players import BadLogin, NameTaken, Player
 from services.api.auth import current_player, token_cookie
-from services.api.bodies import Login, NewPlayer
+from services.api.bodies import Login, NewPlayer, PlayerInfo, SignedIn
+from services.api.contract import ALWAYS, SIGNED_IN, problems
 from services.api.problems import Problem
 
+BODY = (413, 415, 422, 429)
 
-def _signed_in(player, token: str, status: int) -> Response:
-    body = {"id": player.id, "name": player.name, "token": token}
+
+def _signed_in(player, token: str, status: int) -> Response[SignedIn]:
+    body = SignedIn(id=player.id, name=player.name, token=token)
     return Response(body, status_code=status, cookies=[token_cookie(token)])
 
 
@@ -21,8 +24,8 @@ class PlayersController(Controller):
     path = "/api"
     tags = ["players"]
 
-    @post("/players", status_code=201)
-    async def create(self, request: Request, data: JSONBody[NewPlayer]) -> Response:
+    @post("/players", status_code=201, responses=problems(*ALWAYS, *BODY, 409))
+    async def create(self, request: Request, data: JSONBody[NewPlayer]) -> Response[SignedIn]:
         """A guest, or with a password (8+ characters) a registered, unique name."""
         try:
             player, token = await request.app.state.services.players.create(
@@ -37,8 +40,8 @@ class PlayersController(Controller):
             ) from None
         return _signed_in(player, token, 201)
 
-    @post("/sessions", status_code=200)
-    async def sign_in(self, request: Request, data: JSONBody[Login]) -> Response:
+    @post("/sessions", status_code=200, responses=problems(*ALWAYS, *BODY, 401))
+    async def sign_in(self, request: Request, data: JSONBody[Login]) -> Response[SignedIn]:
         try:
             player, token = await request.app.state.services.players.login(
                 data.name.strip(), data.password
@@ -47,15 +50,20 @@ class PlayersController(Controller):
             raise Problem(401, "that name and password don't match", field="password") from None
         return _signed_in(player, token, 200)
 
-    @get("/players/me", dependencies={"player": Provide(current_player)})
-    async def me(self, player: NamedDependency[Player]) -> dict:
+    @get(
+        "/players/me",
+        dependencies={"player": Provide(current_player)},
+        security=SIGNED_IN,
+        responses=problems(*ALWAYS, 401),
+    )
+    async def me(self, player: NamedDependency[Player]) -> PlayerInfo:
         """Who the token (or the browser's cookie) belongs to: a page can't read its HttpOnly
         cookie, so this is how it learns whether it is still signed in, and as whom."""
-        return {"id": player.id, "name": player.name, "registered": player.registered}
+        return PlayerInfo(id=player.id, name=player.name, registered=player.registered)
 
-    @get("/players/{player_id:str}")
-    async def show(self, request: Request, player_id: FromPath[str]) -> dict:
+    @get("/players/{player_id:str}", responses=problems(*ALWAYS, 404))
+    async def show(self, request: Request, player_id: FromPath[str]) -> PlayerInfo:
         player = await request.app.state.services.players.get(player_id)
         if player is None:
             raise Problem(404, f"there is no player {player_id}", field="id")
-        return {"id": player.id, "name": player.name, "registered": player.registered}
+        return PlayerInfo(id=player.id, name=player.name, registered=player.registered)

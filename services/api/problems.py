@@ -1,13 +1,23 @@
 """Every error as RFC 9457 problem+json: status, title, a detail a person can act on, and
-where it helps the `field` at fault and what is `allowed` there."""
+where it helps the `field` at fault and what is `allowed` there.
+
+One body shape (`ProblemBody`) for every status, so the OpenAPI document can name it once and
+clients parse errors one way. A failure nobody foresaw is logged under a request id that the
+answer names, so a report from a user leads straight to the traceback.
+"""
 
 from __future__ import annotations
 
+import logging
+import uuid
 from typing import Any
 
 import msgspec
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
+from redis.exceptions import ConnectionError as BrokerDown
+from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from domain.errors import Conflict, IllegalMove, NotAllowed, NotYourTurn, Refused
 from services.tables import NoSuchTable
@@ -20,10 +30,26 @@ TITLES = {
     404: "Not found",
     405: "Method not allowed",
     409: "Conflict",
+    413: "Request body too large",
+    415: "Unsupported media type",
     422: "Not allowed by the rules",
+    429: "Too many requests",
     500: "Server error",
     503: "Service unavailable",
 }
+log = logging.getLogger("euchre.api")
+
+
+class ProblemBody(msgspec.Struct, omit_defaults=True):
+    """An error, as RFC 9457 problem details."""
+
+    type: str
+    status: int
+    title: str
+    detail: str
+    field: str | None = None
+    allowed: list[Any] | None = None
+    request_id: str | None = None
 
 
 class Problem(Exception):
@@ -34,6 +60,7 @@ class Problem(Exception):
         field: str | None = None,
         allowed: list[Any] | None = None,
         headers: dict[str, str] | None = None,
+        request_id: str | None = None,
     ) -> None:
         super().__init__(detail)
         self.status = status
@@ -41,21 +68,23 @@ class Problem(Exception):
         self.field = field
         self.allowed = allowed
         self.headers = headers or {}
+        self.request_id = request_id
+
+    def body(self) -> ProblemBody:
+        return ProblemBody(
+            type="about:blank",
+            status=self.status,
+            title=TITLES.get(self.status, "Error"),
+            detail=self.detail,
+            field=self.field,
+            allowed=self.allowed,
+            request_id=self.request_id,
+        )
 
 
 def problem_response(problem: Problem) -> Response:
-    body: dict[str, Any] = {
-        "type": "about:blank",
-        "status": problem.status,
-        "title": TITLES.get(problem.status, "Error"),
-        "detail": problem.detail,
-    }
-    if problem.field is not None:
-        body["field"] = problem.field
-    if problem.allowed is not None:
-        body["allowed"] = problem.allowed
     return Response(
-        content=msgspec.json.encode(body),
+        content=msgspec.json.encode(problem.body()),
         status_code=problem.status,
         media_type=MEDIA_TYPE,
         headers=problem.headers,
@@ -83,18 +112,43 @@ def _on_no_table(_: Request, error: NoSuchTable) -> Response:
 
 
 def _on_validation(_: Request, error: ValidationException) -> Response:
-    """litestar's own validation of bodies and parameters, named by field."""
+    """litestar's own checks of path and query parameters, named by field. Bodies are checked
+    by `services.api.decoding`, so a complaint about `data` can only mean there was none."""
     extra = error.extra if isinstance(error.extra, list) else []
     first = extra[0] if extra else {}
     field = first.get("key") if isinstance(first, dict) else None
+    if field == "data":
+        return problem_response(Problem(400, "the body is empty; send a JSON object"))
     message = first.get("message") if isinstance(first, dict) else None
     detail = f"{field}: {message}" if field and message else (message or error.detail)
     return problem_response(Problem(422 if field else 400, detail, field=field))
 
 
-def _on_http(_: Request, error: HTTPException) -> Response:
+def _on_http(request: Request, error: HTTPException) -> Response:
+    if error.status_code >= 500:
+        return _on_unexpected(request, error)
+    detail = "the body is larger than this service accepts" if error.status_code == 413 else None
     return problem_response(
-        Problem(error.status_code, error.detail, headers=dict(error.headers or {}))
+        Problem(error.status_code, detail or error.detail, headers=dict(error.headers or {}))
+    )
+
+
+# The database or broker not answering is an outage to wait out, not a bug: 503.
+UNAVAILABLE = (OperationalError, InterfaceError, PoolTimeout, BrokerDown, ConnectionError)
+
+
+def _on_unexpected(request: Request, error: Exception) -> Response:
+    if isinstance(error, UNAVAILABLE):
+        log.warning("request failed, a backing service is down: %r", error)
+        detail = "the service can't reach its database or broker just now; try again shortly"
+        return problem_response(Problem(503, detail, headers={"Retry-After": "5"}))
+    request_id = uuid.uuid4().hex
+    log.error(
+        "request %s failed: %s %s", request_id, request.method, request.url.path, exc_info=error
+    )
+    detail = f"something went wrong on our side; quote request id {request_id} when reporting it"
+    return problem_response(
+        Problem(500, detail, headers={"X-Request-ID": request_id}, request_id=request_id)
     )
 
 
@@ -104,4 +158,5 @@ EXCEPTION_HANDLERS = {
     NoSuchTable: _on_no_table,
     ValidationException: _on_validation,
     HTTPException: _on_http,
+    Exception: _on_unexpected,
 }

@@ -25,6 +25,7 @@ from infra.players import Player
 from projections.table import fold_records, stable_states
 from services.api.auth import optional_player
 from services.api.bodies import table_code
+from services.api.contract import OPTIONAL, READ, problems
 from services.tables import Tables
 
 KEEP_ALIVE = 15.0
@@ -187,7 +188,13 @@ class StreamController(Controller):
     path = "/api/tables"
     tags = ["tables"]
 
-    @get("/{code:str}/events", dependencies={"player": Provide(optional_player)})
+    @get(
+        "/{code:str}/events",
+        dependencies={"player": Provide(optional_player)},
+        security=OPTIONAL,
+        media_type="text/event-stream",
+        responses=problems(*READ),
+    )
     async def events(
         self, request: Request, code: FromPath[str], player: NamedDependency[Player | None]
     ) -> ServerSentEvent:

@@ -7,22 +7,31 @@ decide and append it; the answer is the caller's own view of the table afterward
 from __future__ import annotations
 
 import secrets
-from typing import Any
+from typing import Annotated
 
 import msgspec
 from litestar import Controller, Request, Response, delete, get, patch, post, put
 from litestar.di import NamedDependency, Provide
-from litestar.params import FromPath, JSONBody
+from litestar.params import FromPath, HeaderParameter, JSONBody, Parameter
 
 from domain import commands as cmd
 from domain.errors import Conflict
 from domain.state import State
-from domain.table import LEVELS
 from domain.view import View, view
 from infra.players import Player
 from projections.log import public_line
 from services.api.auth import current_player, optional_player
-from services.api.bodies import BotLevel, NewTable, move_command, table_code
+from services.api.bodies import (
+    BotLevel,
+    HouseRules,
+    MoveBody,
+    NewTable,
+    Waiting,
+    move_command,
+    table_code,
+)
+from services.api.contract import OPTIONAL, READ, SIGNED_IN, WRITE, problems
+from services.api.idempotency import HEADER, fingerprint, once
 from services.api.problems import Problem
 from services.tables import Tables
 
@@ -38,12 +47,17 @@ def seat_view(state: State, player: Player | None) -> View:
     return view(state, seat)
 
 
-def _level(level: str) -> str:
-    if level not in LEVELS:
-        raise Problem(
-            422, f"bots must be one of {', '.join(LEVELS)}", field="bots", allowed=list(LEVELS)
-        )
-    return level
+Code = Annotated[str, Parameter(description="the table's code, 4-32 of A-Z, 0-9 and dashes")]
+SeatNo = Annotated[int, Parameter(ge=0, le=3, description="a seat, 0-3 clockwise")]
+IdempotencyKey = Annotated[
+    str | None,
+    HeaderParameter(
+        name=HEADER,
+        required=False,
+        description="a retry with the same key gets the first answer (status and body) "
+        "for 24 hours; the same key on a different move is refused with 422",
+    ),
+]
 
 
 class TablesController(Controller):
@@ -51,12 +65,11 @@ class TablesController(Controller):
     tags = ["tables"]
     dependencies = {"player": Provide(current_player)}
 
-    @post("/", status_code=201)
+    @post("/", status_code=201, responses=problems(*WRITE, 429), security=SIGNED_IN)
     async def open(
         self, request: Request, player: NamedDependency[Player], data: JSONBody[NewTable]
     ) -> View:
         """Open a table; the caller is its host and sits in `seat`."""
-        _level(data.bots)
         tables = _tables(request)
         codes = (
             [table_code(data.code)]
@@ -70,7 +83,7 @@ class TablesController(Controller):
                 name=player.name,
                 seed=secrets.token_hex(32),
                 seat=data.seat,
-                settings=data.settings,
+                settings=None if data.settings is None else data.settings.chosen(),
                 bots=data.bots,
             )
             try:
@@ -82,100 +95,137 @@ class TablesController(Controller):
             return seat_view(state, player)
         raise Problem(409, "couldn't find a free code; try again", field="code")
 
-    @get("/", dependencies={"player": Provide(optional_player)})
-    async def waiting(self, request: Request, player: NamedDependency[Player | None]) -> dict:
+    @get(
+        "/",
+        dependencies={"player": Provide(optional_player)},
+        security=OPTIONAL,
+        responses=problems(*READ),
+    )
+    async def waiting(self, request: Request, player: NamedDependency[Player | None]) -> Waiting:
         """Tables waiting for players, newest first."""
         lobby = request.app.state.services.lobby
         await lobby.catch_up()
-        return {"tables": [msgspec.to_builtins(row) for row in await lobby.rows()]}
+        return Waiting(tables=await lobby.rows())
 
-    @get("/{code:str}", dependencies={"player": Provide(optional_player)})
+    @get(
+        "/{code:str}",
+        dependencies={"player": Provide(optional_player)},
+        security=OPTIONAL,
+        responses=problems(*READ),
+    )
     async def show(
-        self, request: Request, code: FromPath[str], player: NamedDependency[Player | None]
+        self, request: Request, code: FromPath[Code], player: NamedDependency[Player | None]
     ) -> View:
+        """The caller's view: their seat's if seated, a spectator's otherwise."""
         return seat_view(await _tables(request).load(table_code(code)), player)
 
-    @post("/{code:str}/seats/{seat:int}", status_code=200)
+    @post(
+        "/{code:str}/seats/{seat:int}",
+        status_code=200,
+        responses=problems(*WRITE),
+        security=SIGNED_IN,
+    )
     async def sit(
         self,
         request: Request,
-        code: FromPath[str],
-        seat: FromPath[int],
+        code: FromPath[Code],
+        seat: FromPath[SeatNo],
         player: NamedDependency[Player],
     ) -> View:
         command = cmd.TakeSeat(player=player.id, name=player.name, seat=seat)
         return seat_view(await _tables(request).execute(table_code(code), command), player)
 
-    @delete("/{code:str}/seats/{seat:int}", status_code=200)
+    @delete(
+        "/{code:str}/seats/{seat:int}",
+        status_code=200,
+        responses=problems(*WRITE),
+        security=SIGNED_IN,
+    )
     async def stand(
         self,
         request: Request,
-        code: FromPath[str],
-        seat: FromPath[int],
+        code: FromPath[Code],
+        seat: FromPath[SeatNo],
         player: NamedDependency[Player],
     ) -> View:
         command = cmd.LeaveSeat(player=player.id, seat=seat)
         return seat_view(await _tables(request).execute(table_code(code), command), player)
 
-    @put("/{code:str}/seats/{seat:int}/bot")
+    @put("/{code:str}/seats/{seat:int}/bot", responses=problems(*WRITE), security=SIGNED_IN)
     async def bot(
         self,
         request: Request,
-        code: FromPath[str],
-        seat: FromPath[int],
+        code: FromPath[Code],
+        seat: FromPath[SeatNo],
         player: NamedDependency[Player],
         data: JSONBody[BotLevel],
     ) -> View:
-        command = cmd.SeatBot(player=player.id, seat=seat, level=_level(data.level))
+        """Host only: a bot of `level` takes the seat."""
+        command = cmd.SeatBot(player=player.id, seat=seat, level=data.level)
         return seat_view(await _tables(request).execute(table_code(code), command), player)
 
-    @patch("/{code:str}/settings")
+    @patch("/{code:str}/settings", responses=problems(*WRITE), security=SIGNED_IN)
     async def settings(
         self,
         request: Request,
-        code: FromPath[str],
+        code: FromPath[Code],
         player: NamedDependency[Player],
-        data: JSONBody[dict[str, Any]],
+        data: JSONBody[HouseRules],
     ) -> View:
-        command = cmd.ChangeSettings(player=player.id, settings=data)
+        """Host only, before the start: change the house rules named; the rest stay."""
+        command = cmd.ChangeSettings(player=player.id, settings=data.chosen())
         return seat_view(await _tables(request).execute(table_code(code), command), player)
 
-    @post("/{code:str}/start", status_code=200)
+    @post("/{code:str}/start", status_code=200, responses=problems(*WRITE), security=SIGNED_IN)
     async def start(
-        self, request: Request, code: FromPath[str], player: NamedDependency[Player]
+        self, request: Request, code: FromPath[Code], player: NamedDependency[Player]
     ) -> View:
+        """Host only: start the game; empty seats get bots."""
         command = cmd.StartGame(player=player.id)
         return seat_view(await _tables(request).execute(table_code(code), command), player)
 
-    @post("/{code:str}/moves", status_code=200)
+    @post("/{code:str}/moves", status_code=200, responses=problems(*WRITE, 429), security=SIGNED_IN)
     async def move(
-        self, request: Request, code: FromPath[str], player: NamedDependency[Player]
-    ) -> View:
+        self,
+        request: Request,
+        code: FromPath[Code],
+        player: NamedDependency[Player],
+        data: JSONBody[MoveBody],
+        idempotency_key: IdempotencyKey = None,
+    ) -> Response[View]:
         """A move by the caller's seat; `seq`, if sent, must be the table's current one."""
         code = table_code(code)
-        try:
-            body = msgspec.json.decode(await request.body())
-        except msgspec.DecodeError:
-            raise Problem(400, 'the body must be JSON: {"type": ..., ...}') from None
-        seq = body.get("seq") if isinstance(body, dict) else None
 
-        def command(state: State) -> cmd.Command:
-            seat = state.seat_of(player.id)
-            if seat is None:
-                raise Problem(403, "you don't sit at this table", field="code")
-            return move_command(body, seat)[0]
+        async def answer() -> Response:
+            def command(state: State) -> cmd.Command:
+                seat = state.seat_of(player.id)
+                if seat is None:
+                    raise Problem(403, "you don't sit at this table", field="code")
+                return move_command(data, seat)
 
-        key = request.headers.get("idempotency-key")
-        command_id = f"{player.id}:{code}:{key}" if key else None
-        after = await _tables(request).execute(
-            code, command, expected_seq=seq if isinstance(seq, int) else None, command_id=command_id
-        )
-        return view(after, after.seat_of(player.id))
+            command_id = f"{player.id}:{code}:{idempotency_key}" if idempotency_key else None
+            after = await _tables(request).execute(
+                code, command, expected_seq=data.seq, command_id=command_id
+            )
+            mine = view(after, after.seat_of(player.id))
+            return Response(msgspec.json.encode(mine), media_type="application/json")
 
-    @get("/{code:str}/log", dependencies={"player": Provide(optional_player)})
+        if idempotency_key is None:
+            return await answer()
+        request_print = fingerprint(code, msgspec.json.encode(data))
+        replies = request.app.state.services.replies
+        return await once(replies, player.id, idempotency_key, request_print, answer)
+
+    @get(
+        "/{code:str}/log",
+        dependencies={"player": Provide(optional_player)},
+        security=OPTIONAL,
+        media_type="application/x-ndjson",
+        responses=problems(*READ),
+    )
     async def log(
-        self, request: Request, code: FromPath[str], player: NamedDependency[Player | None]
-    ) -> Response:
+        self, request: Request, code: FromPath[Code], player: NamedDependency[Player | None]
+    ) -> Response[str]:
         """The table's events as NDJSON; secrets are blank until the game is over."""
         code = table_code(code)
         tables = _tables(request)
