@@ -208,7 +208,9 @@ class TablesController(Controller):
                 code, command, expected_seq=data.seq, command_id=command_id
             )
             mine = view(after, after.seat_of(player.id))
-            return Response(msgspec.json.encode(mine), media_type="application/json")
+            return Response(
+                msgspec.json.encode(mine), status_code=200, media_type="application/json"
+            )
 
         if idempotency_key is None:
             return await answer()

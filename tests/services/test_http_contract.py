@@ -1,0 +1,176 @@
+"""The edge as a contract: what /schema promises, bodies refused by name, no 500 from input."""
+
+from __future__ import annotations
+
+import logging
+
+import psycopg
+import pytest
+from test_http_refusals import assert_problem
+
+PROBLEM = "application/problem+json"
+
+
+@pytest.fixture
+def schema(api) -> dict:
+    response = api.http.get("/schema/openapi.json")
+    assert response.status_code == 200
+    return response.json()
+
+
+def _operations(schema: dict):
+    for path, item in schema["paths"].items():
+        for method, operation in item.items():
+            if method in ("get", "post", "put", "patch", "delete"):
+                yield path, method, operation
+
+
+def _resolve(schema: dict, node: dict) -> dict:
+    while "$ref" in node:
+        node = schema["components"]["schemas"][node["$ref"].rsplit("/", 1)[1]]
+    return node
+
+
+def test_every_error_is_documented_as_one_problem_shape(schema):
+    problem = schema["components"]["schemas"]["ProblemBody"]
+    assert {"type", "status", "title", "detail", "field", "allowed", "request_id"} <= set(
+        problem["properties"]
+    )
+    for path, method, operation in _operations(schema):
+        errors = {s: r for s, r in operation["responses"].items() if s[0] in "45"}
+        assert {"400", "500"} <= set(errors), (method, path)
+        for status, response in errors.items():
+            assert list(response["content"]) == [PROBLEM], (method, path, status)
+            ref = response["content"][PROBLEM]["schema"]["$ref"]
+            assert ref.endswith("/ProblemBody"), (method, path, status)
+    moves = schema["paths"]["/api/tables/{code}/moves"]["post"]["responses"]
+    assert {"401", "403", "404", "409", "413", "422", "429", "503"} <= set(moves)
+
+
+def test_limited_routes_document_429_with_retry_after(schema):
+    for path, method in [
+        ("/api/players", "post"),
+        ("/api/sessions", "post"),
+        ("/api/tables", "post"),
+        ("/api/tables/{code}/moves", "post"),
+    ]:
+        limited = schema["paths"][path][method]["responses"]["429"]
+        assert "Retry-After" in limited["headers"], path
+
+
+def test_security_schemes_and_media_types(schema):
+    schemes = schema["components"]["securitySchemes"]
+    assert schemes["bearer"] == {**schemes["bearer"], "type": "http", "scheme": "bearer"}
+    assert schemes["cookie"]["in"] == "cookie" and schemes["cookie"]["name"] == "euchre_token"
+    moves = schema["paths"]["/api/tables/{code}/moves"]["post"]
+    assert {"bearer": []} in moves["security"] and {"cookie": []} in moves["security"]
+    log = schema["paths"]["/api/tables/{code}/log"]["get"]["responses"]["200"]
+    assert list(log["content"]) == ["application/x-ndjson"]
+    events = schema["paths"]["/api/tables/{code}/events"]["get"]["responses"]["200"]
+    assert list(events["content"]) == ["text/event-stream"]
+
+
+def test_the_moves_body_is_a_tagged_union_with_enums(schema):
+    body = schema["paths"]["/api/tables/{code}/moves"]["post"]["requestBody"]
+    union = body["content"]["application/json"]["schema"]
+    members = {}
+    for ref in union["oneOf"]:
+        member = _resolve(schema, ref)
+        members[member["properties"]["type"]["const"]] = member
+    assert set(members) == {
+        "farmer",
+        "order",
+        "call",
+        "pass",
+        "discard",
+        "defend",
+        "play",
+        "ready",
+        "deal",
+    }
+    play = members["play"]
+    assert (
+        "JS" in play["properties"]["card"]["enum"] and len(play["properties"]["card"]["enum"]) == 24
+    )
+    assert play["properties"]["seq"] and "card" in play["required"]
+    assert members["call"]["properties"]["suit"]["enum"] == ["S", "H", "D", "C"]
+    level = _resolve(schema, schema["components"]["schemas"]["BotLevel"])["properties"]["level"]
+    assert level["enum"] == ["easy", "medium", "hard", "expert"]
+    rules = schema["components"]["schemas"]["HouseRules"]["properties"]
+    assert {"on", "off"} <= set(rules["alone"]["enum"])
+    assert {"brisk", "relaxed"} <= set(rules["bot_pace"]["enum"])
+    seed_hash = schema["components"]["schemas"]["View"]["properties"]["seed_hash"]
+    assert "32 bytes" in seed_hash["description"]
+
+
+def test_control_characters_and_deep_json_are_refused_not_500(api):
+    assert_problem(api.http.post("/api/players", json={"name": "\u0000"}), 422, "name")
+    assert_problem(api.http.post("/api/players", json={"name": "A\u0007b"}), 422, "name")
+    assert_problem(api.http.get("/api/players/%00"), 400)
+    assert_problem(api.http.get("/%00"), 400)
+    deep = b"[" * 1000 + b"]" * 1000
+    headers = {"content-type": "application/json"}
+    assert_problem(api.http.post("/api/players", content=deep, headers=headers), 400)
+    nested = b'{"name": "Ada", "password": ' + b"[" * 1000 + b"]" * 1000 + b"}"
+    assert_problem(api.http.post("/api/players", content=nested, headers=headers), 400)
+
+
+def test_refusals_name_the_field(api):
+    ada = api.player("Ada")
+    code = ada.ok("POST", "/api/tables", json={"code": "NAMES"})["code"]
+    body = assert_problem(ada.move(code, {"type": "play"}), 422, "card")
+    assert "JS" in body["allowed"]
+    assert_problem(ada.move(code, {"type": "pass", "colour": "red"}), 422, "colour")
+    assert_problem(ada.request("POST", "/api/tables", json={"colour": "red"}), 422, "colour")
+    empty = ada.request("POST", f"/api/tables/{code}/moves", content=b"")
+    assert "empty" in assert_problem(empty, 400)["detail"]
+    bot = ada.request("PUT", f"/api/tables/{code}/seats/1/bot", json={"level": "x"})
+    assert assert_problem(bot, 422, "level")["allowed"] == ["easy", "medium", "hard", "expert"]
+    rules = {"settings": {"farmers": "x"}}
+    assert_problem(ada.request("POST", "/api/tables", json=rules), 422, "settings.farmers")
+    huge = ada.request("POST", "/api/tables", json={"code": "X" * 100_000})
+    assert assert_problem(huge, 413)["title"] == "Request body too large"
+
+
+def test_strings_and_floats_are_not_whole_numbers(api):
+    ada = api.player("Ada")
+    for seat in ("1", 1.0, True):
+        refused = ada.request("POST", "/api/tables", json={"code": "SEATS", "seat": seat})
+        assert_problem(refused, 422, "seat")
+    assert ada.ok("POST", "/api/tables", json={"code": "SEATS", "seat": 1})["you"] == 1
+    assert_problem(ada.move("SEATS", {"type": "pass", "seq": "2"}), 422, "seq")
+
+
+def test_head_wherever_get_and_allow_matches_the_routes(api):
+    ada = api.player("Ada")
+    code = ada.ok("POST", "/api/tables", json={"code": "HEADS"})["code"]
+    for path in ("/", "/api/health", f"/api/tables/{code}", f"/api/tables/{code}/log"):
+        got = api.http.get(path)
+        head = api.http.head(path)
+        assert head.status_code == got.status_code == 200, path
+        assert head.content == b"" and head.headers["content-type"] == got.headers["content-type"]
+    stream = api.http.head(f"/api/tables/{code}/events", timeout=5)
+    assert stream.status_code == 200 and stream.content == b""
+
+    def allow(response) -> set[str]:
+        return {m.strip() for m in response.headers["allow"].split(",")}
+
+    assert {"GET", "HEAD", "POST"} <= allow(api.http.options("/api/tables"))
+    seats = api.http.options(f"/api/tables/{code}/seats/1")
+    assert {"POST", "DELETE"} <= allow(seats) and "GET" not in allow(seats)
+    refused = api.http.put(f"/api/tables/{code}/seats/1")
+    assert_problem(refused, 405)
+    assert {"POST", "DELETE"} <= allow(refused)
+    assert {"GET", "HEAD", "POST"} <= allow(api.http.patch("/api/tables"))
+
+
+def test_an_unexpected_failure_is_logged_and_names_its_request_id(api, database_url, caplog):
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        conn.execute("DROP TABLE tokens")
+    with caplog.at_level(logging.ERROR, logger="euchre.api"):
+        response = api.http.post("/api/players", json={"name": "Ada"})
+    body = assert_problem(response, 500)
+    request_id = body["request_id"]
+    assert request_id in body["detail"] and response.headers["x-request-id"] == request_id
+    logged = [r for r in caplog.records if request_id in r.getMessage()]
+    assert logged and logged[0].exc_info is not None
