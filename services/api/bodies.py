@@ -3,6 +3,8 @@ and `services.api.decoding` can name a bad field and what it may be."""
 
 from __future__ import annotations
 
+import functools
+import operator
 import re
 from typing import Annotated, Literal
 
@@ -83,9 +85,11 @@ def _move_body(tag: str, command: type[Command]) -> type[msgspec.Struct]:
 
 
 MOVE_BODIES = tuple(_move_body(tag, command) for tag, command in MOVE_TYPES.items())
-MoveBody = MOVE_BODIES[0]
-for _body in MOVE_BODIES[1:]:
-    MoveBody = MoveBody | _body
+MoveBody = functools.reduce(operator.or_, MOVE_BODIES)
+
+
+# Bodies that refuse unknown fields, which the OpenAPI document must say (`finish` does).
+STRICT_BODIES = (NewPlayer, Login, HouseRules, NewTable, BotLevel, *MOVE_BODIES)
 
 
 def move_command(body: msgspec.Struct, seat: int) -> Command:

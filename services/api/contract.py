@@ -2,8 +2,9 @@
 
 Each route lists the statuses it can answer with, all as `application/problem+json` in the one
 `ProblemBody` shape, so a client written from `/schema` handles every answer it can get.
-litestar can't attach response headers to an extra response, so `finish` adds `Retry-After`
-to every 429 and `WWW-Authenticate` to every 401 once the document is built.
+litestar can't attach response headers to an extra response, nor say that a Struct refuses
+unknown fields, so `finish` adds `Retry-After` to every 429, `WWW-Authenticate` to every 401
+and `additionalProperties: false` to the strict bodies once the document is built.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from litestar.openapi.spec import Components, OpenAPIHeader, Schema, SecuritySch
 from litestar.openapi.spec.enums import OpenAPIType
 
 from services.api.auth import COOKIE
+from services.api.bodies import STRICT_BODIES
 from services.api.problems import MEDIA_TYPE, ProblemBody
 
 WHY = {
@@ -92,6 +94,10 @@ def finish(app: Litestar) -> None:
             for status, response in ((operation and operation.responses) or {}).items():
                 if status in _HEADERS:
                     response.headers = _HEADERS[status]
-    view = (document.components.schemas or {}).get("View")
+    schemas = document.components.schemas or {}
+    for body in STRICT_BODIES:
+        if body.__name__ in schemas:
+            schemas[body.__name__].additional_properties = False
+    view = schemas.get("View")
     if view is not None and view.properties and "seed_hash" in view.properties:
         view.properties["seed_hash"].description = SEED_HASH
