@@ -66,12 +66,9 @@ class Replies:
     async def keep(self, player_id: str, key: str, reply: Reply) -> Reply:
         """Keep `reply` unless one was kept first (a concurrent retry); the one that is kept."""
         async with self._engine.begin() as conn:
-            # The player's expired keys go first, so a key may be reused after a day.
-            await conn.execute(
-                delete(replies).where(
-                    replies.c.player_id == player_id, replies.c.at <= func.now() - KEPT_FOR
-                )
-            )
+            # Expired replies go as new ones come (by the index on `at`, so only the few that
+            # expired since), and a key may be reused after a day.
+            await conn.execute(delete(replies).where(replies.c.at <= func.now() - KEPT_FOR))
             await conn.execute(
                 insert(replies)
                 .values(player_id=player_id, key=key, **msgspec.structs.asdict(reply))

@@ -121,6 +121,7 @@ def test_refusals_name_the_field(api):
     body = assert_problem(ada.move(code, {"type": "play"}), 422, "card")
     assert "JS" in body["allowed"]
     assert_problem(ada.move(code, {"type": "pass", "colour": "red"}), 422, "colour")
+    assert_problem(ada.move(code, {"type": "farmer", "cards": ["9S", "ZZ"]}), 422, "cards[1]")
     assert_problem(ada.request("POST", "/api/tables", json={"colour": "red"}), 422, "colour")
     empty = ada.request("POST", f"/api/tables/{code}/moves", content=b"")
     assert "empty" in assert_problem(empty, 400)["detail"]
