@@ -175,3 +175,20 @@ def test_an_unexpected_failure_is_logged_and_names_its_request_id(api, database_
     assert request_id in body["detail"] and response.headers["x-request-id"] == request_id
     logged = [r for r in caplog.records if request_id in r.getMessage()]
     assert logged and logged[0].exc_info is not None
+
+
+def test_a_database_that_stops_answering_is_503_not_500(api, database_url, base_database_url):
+    ada = api.player("Ada")
+    name = database_url.rsplit("/", 1)[1]
+    with psycopg.connect(base_database_url, autocommit=True) as admin:
+        admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS false')
+        admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", (name,)
+        )
+        try:
+            response = ada.request("GET", "/api/tables/NOPE")
+            body = assert_problem(response, 503)
+            assert response.headers["retry-after"] and "request_id" not in body
+            assert api.http.get("/api/health").status_code == 503
+        finally:
+            admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true')
