@@ -61,9 +61,11 @@ def _fuzz(operation, mode, label, base_url, auth, real, requests, failures):
         try:
             case.validate_response(response, checks=CHECKS)
         except (Exception, BaseExceptionGroup) as error:  # each distinct failure, once
-            text = str(error).strip()
-            key = (label, f"{type(error).__name__}: {text.splitlines()[0] if text else ''}")
-            failures.setdefault(key, f"{case.method} {response.request.url}\n{text}")
+            found = error.exceptions if isinstance(error, BaseExceptionGroup) else [error]
+            for failure in found:
+                text = str(failure).strip()
+                key = (label, f"{type(failure).__name__}: {text.splitlines()[0] if text else ''}")
+                failures.setdefault(key, f"{case.method} {response.request.url}\n{text}")
 
     return probe
 
