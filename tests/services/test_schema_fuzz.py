@@ -84,13 +84,16 @@ def test_the_server_keeps_to_its_schema(base_url, player, record_property):
     failures: dict[tuple[str, str], str] = {}
     started = time.monotonic()
 
+    took: dict[str, float] = {}
     for operation in operations:
         label = f"{operation.method.upper()} {operation.path}"
+        began = time.monotonic()
         for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE):
             try:
                 _fuzz(operation, mode, label, base_url, auth, real, requests, failures)()
             except Unsatisfiable:  # nothing to break: no parameters and no body
                 assert mode is GenerationMode.NEGATIVE, label
+        took[label] = time.monotonic() - began
 
     elapsed = time.monotonic() - started
     counts = {
@@ -103,6 +106,6 @@ def test_the_server_keeps_to_its_schema(base_url, player, record_property):
         record_property(f"fuzz_{name}", value)
     print(f"\nschema fuzz: {counts}")
     for label, made in sorted(requests.items()):
-        print(f"  {made:4d} requests  {label}")
+        print(f"  {made:4d} requests  {took[label]:5.1f} s  {label}")
     assert len(operations) >= 15
     assert not failures, "\n\n".join(f"{k[0]}: {v}" for k, v in failures.items())
