@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import time
 
 import psycopg
 import pytest
@@ -113,6 +114,12 @@ def test_control_characters_and_deep_json_are_refused_not_500(api):
     assert_problem(api.http.post("/api/players", content=deep, headers=headers), 400)
     nested = b'{"name": "Ada", "password": ' + b"[" * 1000 + b"]" * 1000 + b"}"
     assert_problem(api.http.post("/api/players", content=nested, headers=headers), 400)
+    # Measuring the depth must not itself be the stall: an unterminated string of escaped
+    # quotes once took 40 s to scan.
+    unterminated = b'{"name": "' + b'\\"' * 30_000
+    started = time.monotonic()
+    assert_problem(api.http.post("/api/players", content=unterminated, headers=headers), 400)
+    assert time.monotonic() - started < 5
 
 
 def test_refusals_name_the_field(api):
