@@ -3,7 +3,7 @@
 Each route lists the statuses it can answer with, all as `application/problem+json` in the one
 `ProblemBody` shape, so a client written from `/schema` handles every answer it can get.
 litestar can't attach response headers to an extra response, nor say that a Struct refuses
-unknown fields, so `finish` adds `Retry-After` to every 429, `WWW-Authenticate` to every 401
+unknown fields, so `finish` adds `Retry-After` to every 429 and 503, `WWW-Authenticate` to every 401
 and `additionalProperties: false` to the strict bodies once the document is built.
 """
 
@@ -77,6 +77,12 @@ _HEADERS = {
     },
     "500": {
         "X-Request-ID": OpenAPIHeader(schema=Schema(type=OpenAPIType.STRING)),
+    },
+    "503": {
+        "Retry-After": OpenAPIHeader(
+            schema=Schema(type=OpenAPIType.INTEGER, minimum=0),
+            description="seconds to wait before trying again",
+        )
     },
 }
 SEED_HASH = (

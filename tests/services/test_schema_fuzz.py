@@ -19,6 +19,7 @@ from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
+    response_headers_conformance,
     response_schema_conformance,
     status_code_conformance,
 )
@@ -28,6 +29,7 @@ CHECKS = [
     status_code_conformance,
     response_schema_conformance,
     content_type_conformance,
+    response_headers_conformance,
 ]
 EXAMPLES = 20  # per operation and mode: what the schema allows, and what it doesn't
 SEED = 20261201
