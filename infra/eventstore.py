@@ -179,6 +179,19 @@ class EventStore:
             rows = await conn.execute(READ_ALL_SQL, params)
             return [RecordedEvent(**row._mapping) for row in rows]
 
+    async def held_back(self, after: Cursor) -> bool:
+        """Whether events past `after` have committed but `read_all` can't pass them yet,
+        because a transaction older than theirs is still running somewhere on the server."""
+        params = {"xid": after.xid, "position": after.position}
+        async with self._reader.connect() as conn:
+            return bool(await conn.scalar(HELD_BACK_SQL, params))
+
+
+HELD_BACK_SQL = text(
+    "SELECT EXISTS (SELECT 1 FROM events "
+    "WHERE (xid, position) > (CAST(CAST(:xid AS text) AS xid8), :position))"
+)
+
 
 async def checkpoint(conn: AsyncConnection, name: str) -> Cursor:
     """Where follower `name` got to (START before it starts), locked till the caller's

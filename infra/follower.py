@@ -9,6 +9,7 @@ and how to clear them; catching up and rebuilding from the log are the same for 
 from __future__ import annotations
 
 import asyncio
+import time
 import zlib
 from collections.abc import Awaitable, Callable
 
@@ -33,6 +34,8 @@ async def put_row(conn: AsyncConnection, table: Table, code: str, values: dict |
     )
 
 
+HELD_BACK_WAIT = 1.0
+
 Apply = Callable[[AsyncConnection, list[RecordedEvent]], Awaitable[None]]
 Clear = Callable[[AsyncConnection], Awaitable[None]]
 
@@ -56,20 +59,31 @@ class Follower:
         self._lock = asyncio.Lock()
         self._key = zlib.crc32(f"follower/{name}".encode())
 
-    async def catch_up(self) -> int:
-        """Apply every event past the checkpoint; how many were read."""
+    async def catch_up(self, patience: float = HELD_BACK_WAIT) -> int:
+        """Apply every event past the checkpoint; how many were read.
+
+        Events already committed can be held back behind an older transaction still running
+        (docs/event-store.md); for up to `patience` seconds this waits for them too, so a read
+        model caught up right after a write shows it.
+        """
         total = 0
+        deadline = time.monotonic() + patience
         async with self._lock:
             while True:
                 async with self._engine.begin() as conn:
                     await conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": self._key})
                     after = await checkpoint(conn, self.name)
                     records = await self._store.read_all(after, self._batch)
-                    if not records:
-                        return total
-                    await self._apply(conn, records)
-                    await save_checkpoint(conn, self.name, records[-1].cursor)
-                total += len(records)
+                    if records:
+                        await self._apply(conn, records)
+                        await save_checkpoint(conn, self.name, records[-1].cursor)
+                if records:
+                    total += len(records)
+                    continue
+                # Outside the transaction above: it would hold the horizon back itself.
+                if time.monotonic() >= deadline or not await self._store.held_back(after):
+                    return total
+                await asyncio.sleep(0.005)
 
     async def rebuild(self) -> int:
         """Drop the rows and the checkpoint, then fold the whole log again."""

@@ -20,6 +20,7 @@ from infra.eventstore import (
     checkpoint,
     save_checkpoint,
 )
+from infra.follower import Follower
 
 pytestmark = pytest.mark.anyio
 
@@ -219,3 +220,27 @@ def test_a_unix_socket_url_keeps_its_socket_directory():
 
     assert url.drivername == "postgresql+psycopg"
     assert (url.database, url.query["host"]) == ("euchre", "/run/postgresql")
+
+
+async def test_a_follower_waits_a_moment_for_events_held_back_by_an_older_transaction(
+    store: EventStore, engine: AsyncEngine
+):
+    folded: list = []
+
+    async def apply(conn, records) -> None:
+        folded.extend(records)
+
+    async def clear(conn) -> None:
+        folded.clear()
+
+    follower = Follower("test", engine, store, apply, clear)
+    async with engine.connect() as older:
+        await older.execute(text("SELECT pg_current_xact_id()"))  # a transaction with an id
+        await store.append("T1", 0, [noted(1)])  # committed, but behind that transaction
+        assert await follower.catch_up(patience=0) == 0
+        waiting = asyncio.create_task(follower.catch_up(patience=10))
+        await asyncio.sleep(0.2)
+        assert not waiting.done()
+        await older.commit()
+        assert await waiting == 1
+    assert [e.data for e in folded] == [{"n": 1}]
