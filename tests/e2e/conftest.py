@@ -7,22 +7,14 @@ it) a missing browser fails them instead, so CI can't pass without ever opening 
 
 from __future__ import annotations
 
-import contextlib
-import itertools
 import os
 import re
 import shutil
-import signal
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-import httpx
 import pytest
+from serve_kit import own_redis, serving
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts" / "e2e"
@@ -37,9 +29,6 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 CANDIDATES = ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"]
-# Each served test gets a Redis database of its own (the bots' queues live there), so a test's
-# leftover bot turns never reach another test's server. Nothing is flushed.
-REDIS_DBS = itertools.cycle(range(10, 16))
 
 
 def _chromium() -> str | None:
@@ -82,90 +71,11 @@ def browser() -> Iterator:
         browser.close()
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _serve_command(port: int) -> list[str]:
-    uv = shutil.which("uv")
-    if uv:
-        return [uv, "run", "euchre", "serve", "--port", str(port)]
-    return [sys.executable, "-m", "services.cli", "serve", "--port", str(port)]
-
-
-def _redis_db(url: str, db: int) -> str:
-    """The same server, database `db`: in the path for redis://, as ?db= for unix sockets."""
-    parts = urlsplit(url)
-    if parts.scheme == "unix":
-        query = [(k, v) for k, v in parse_qsl(parts.query) if k != "db"] + [("db", str(db))]
-        return f"unix://{parts.path}?{urlencode(query)}"
-    return urlunsplit(parts._replace(path=f"/{db}"))
-
-
 @pytest.fixture
 def server(database_url: str, redis_url: str, tmp_path: Path) -> Iterator[str]:
     """`euchre serve` on a free port over this test's own database; its base URL."""
-    port = _free_port()
-    redis = _redis_db(redis_url, next(REDIS_DBS))
-    env = {
-        **os.environ,
-        "EUCHRE_DATABASE_URL": database_url,
-        "EUCHRE_REDIS_URL": redis,
-        "EUCHRE_BOT_DELAY_SCALE": "0.02",
-        "EUCHRE_DATA_DIR": str(tmp_path / "var"),
-    }
-    for name in ("EUCHRE_HOST", "EUCHRE_PORT"):
-        env.pop(name, None)
-    log = (tmp_path / "serve.log").open("w")
-    process = subprocess.Popen(
-        _serve_command(port),
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,  # its own process group: uv and the server it runs stop together
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 90
-        while True:
-            output = tmp_path / "serve.log"
-            if process.poll() is not None:
-                raise RuntimeError(f"euchre serve exited:\n{output.read_text()}")
-            try:
-                if httpx.get(f"{base}/api/health", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"euchre serve didn't answer:\n{output.read_text()}")
-            time.sleep(0.2)
+    with serving(database_url, own_redis(redis_url), tmp_path) as base:
         yield base
-    finally:
-        _stop(process)
-        log.close()
-
-
-def _stop(process: subprocess.Popen) -> None:
-    """Ctrl-C to the server's own process group; a kill for whatever is still there after 20 s."""
-    group = process.pid
-    try:
-        os.killpg(group, signal.SIGINT)
-    except ProcessLookupError:
-        return
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        process.poll()
-        try:
-            os.killpg(group, 0)  # anyone left in the group?
-        except ProcessLookupError:
-            return
-        time.sleep(0.1)
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(group, signal.SIGKILL)
-    process.wait(timeout=10)
 
 
 @pytest.fixture

@@ -14,15 +14,14 @@ import httpx
 import pytest
 import redis
 from http_kit import Server
+from log_kit import answered_decisions
 
 from domain import commands as cmd
-from domain.decide import consequence
 from domain.shuffle import first_dealer
 from domain.turns import deciding
 from infra.broker import BOT_QUEUE, make_broker
 from infra.db import create_engine
 from infra.eventstore import EventStore
-from projections.table import fold_records, to_event
 from services.api.app import create_app
 from services.bots.runtime import BotRuntime
 from services.bots.turns import play_turn
@@ -92,18 +91,9 @@ async def wait_until_over(tables: Tables, code: str, seconds: float = 120) -> No
 
 
 async def each_decision_answered_once(store: EventStore, code: str) -> int:
-    """Replay the log: every move answers the decision pending before it, and no decision key
-    is answered twice (a duplicate or raced turn would show here). Returns the moves seen."""
-    records = await store.read(code)
-    state = fold_records([])
-    answered: list[str] = []
-    for r in records:
-        pending = {d.seat: d.key for d in deciding(state)}
-        event = to_event(r.type, r.data)
-        seat = getattr(event, "seat", None)
-        if consequence(state) is None and state.status == "playing" and seat in pending:
-            answered.append(pending[seat])
-        state = fold_records([r], state)
+    """Every move answers the decision pending before it, and no decision key is answered
+    twice (a duplicate or raced turn would show here). Returns the moves seen."""
+    answered = answered_decisions(await store.read(code))
     assert len(answered) == len(set(answered))
     return len(answered)
 

@@ -1,0 +1,116 @@
+"""Serving the app as a newcomer does (`uv run euchre serve`) for tests: a process of its own
+over a test's database, found by its health check, stopped with everything it started."""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[2]
+# Each served test gets a Redis database of its own (the bots' queues live there), so a test's
+# leftover bot turns never reach another test's server. Nothing is flushed.
+REDIS_DBS = itertools.cycle(range(10, 16))
+
+
+def own_redis(redis_url: str) -> str:
+    """A Redis database of the test's own on the test server."""
+    return _redis_db(redis_url, next(REDIS_DBS))
+
+
+def euchre(*args: str) -> list[str]:
+    """The `euchre` command as the README runs it (through uv, when it is on the PATH)."""
+    uv = shutil.which("uv")
+    if uv:
+        return [uv, "run", "euchre", *args]
+    return [sys.executable, "-m", "services.cli", *args]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _redis_db(url: str, db: int) -> str:
+    """The same server, database `db`: in the path for redis://, as ?db= for unix sockets."""
+    parts = urlsplit(url)
+    if parts.scheme == "unix":
+        query = [(k, v) for k, v in parse_qsl(parts.query) if k != "db"] + [("db", str(db))]
+        return f"unix://{parts.path}?{urlencode(query)}"
+    return urlunsplit(parts._replace(path=f"/{db}"))
+
+
+@contextlib.contextmanager
+def serving(database_url: str, redis_url: str, folder: Path, name: str = "serve") -> Iterator[str]:
+    """`euchre serve` on a free port over `database_url`, logging to `folder/<name>.log`; its
+    base URL once it answers, and stopped (with everything it started) afterwards."""
+    port = _free_port()
+    env = {
+        **os.environ,
+        "EUCHRE_DATABASE_URL": database_url,
+        "EUCHRE_REDIS_URL": redis_url,
+        "EUCHRE_BOT_DELAY_SCALE": "0.02",
+        "EUCHRE_DATA_DIR": str(folder / "var"),
+    }
+    for variable in ("EUCHRE_HOST", "EUCHRE_PORT"):
+        env.pop(variable, None)
+    output = folder / f"{name}.log"
+    log = output.open("w")
+    process = subprocess.Popen(
+        euchre("serve", "--port", str(port)),
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,  # its own process group: uv and the server it runs stop together
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            if process.poll() is not None:
+                raise RuntimeError(f"euchre serve exited:\n{output.read_text()}")
+            try:
+                if httpx.get(f"{base}/api/health", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"euchre serve didn't answer:\n{output.read_text()}")
+            time.sleep(0.2)
+        yield base
+    finally:
+        stop(process)
+        log.close()
+
+
+def stop(process: subprocess.Popen) -> None:
+    """Ctrl-C to the server's own process group; a kill for whatever is still there after 20 s."""
+    group = process.pid
+    try:
+        os.killpg(group, signal.SIGINT)
+    except ProcessLookupError:
+        return
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        process.poll()
+        try:
+            os.killpg(group, 0)  # anyone left in the group?
+        except ProcessLookupError:
+            return
+        time.sleep(0.1)
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(group, signal.SIGKILL)
+    process.wait(timeout=10)
