@@ -8,29 +8,37 @@ Drive it from outside like this (docs/euchre.md, "Driving the engine")::
         turn = deciding(state)[0]
         state, events = apply(state, legal(state, turn.seat)[0])
     print(state.score, state.winner)
+
+Each rule has one module (the page's "Where each rule lives"): lifecycle, dealing, farmer,
+bidding, discard, defend, tricks, scoring; decider dispatches on the phase to them.
 """
 
 from domain.commands import Command, Move
-from domain.decide import decide
+from domain.decider import can, decide, deciding, fallback, legal
 from domain.errors import Conflict, IllegalMove, NotAllowed, NotYourTurn, Refused
-from domain.events import AnyEvent, Event
+from domain.events import LEVELS, AnyEvent, Event, Level
 from domain.evolve import evolve, fold
-from domain.game import apply, new_game, opening
-from domain.legal import can, legal
-from domain.state import State
-from domain.turns import Decision, deciding, fallback
-from domain.view import View, view
+from domain.game import Deal, apply, new_game, opening
+from domain.house_rules import HouseRules
+from domain.phases import Decision
+from domain.seat_view import View, view
+from domain.state import Phase, State
 
 __all__ = [
+    "LEVELS",
     "AnyEvent",
     "Command",
     "Conflict",
+    "Deal",
     "Decision",
     "Event",
+    "HouseRules",
     "IllegalMove",
+    "Level",
     "Move",
     "NotAllowed",
     "NotYourTurn",
+    "Phase",
     "Refused",
     "State",
     "View",

@@ -1,4 +1,5 @@
-"""The 24-card deck: card codes at the edges, small ints and bit masks inside.
+"""The 24-card deck (docs/euchre.md "The cards and the bowers"): card codes at the edges, small
+ints and bit masks inside.
 
 A card is an index 0-23, suit-major: ``suit * 6 + rank`` with suits S H D C (0-3) and ranks
 9 T J Q K A (0-5). A set of cards is an int with one bit per card, so following suit and
@@ -7,10 +8,11 @@ counting are single mask operations, which the bots' search leans on.
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Iterable
+from typing import Literal, get_args
 
-SUITS = "SHDC"
 RANKS = "9TJQKA"
+SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
 NO_TRUMP = 4  # the index used for "no trump yet" in the tables below
 
 Code = Literal[
@@ -41,7 +43,9 @@ Code = Literal[
 ]
 SuitCode = Literal["S", "H", "D", "C"]
 
-CODES: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
+# Suit-major, as the index: CODES[suit * 6 + rank] == RANKS[rank] + SUITS[suit].
+SUITS: tuple[SuitCode, ...] = get_args(SuitCode)
+CODES: tuple[Code, ...] = get_args(Code)
 INDEX: dict[str, int] = {code: i for i, code in enumerate(CODES)}
 DECK = (1 << 24) - 1
 JACK = RANKS.index("J")
@@ -75,7 +79,7 @@ def cards_of(mask: int) -> list[int]:
     return out
 
 
-def mask_of(cards) -> int:
+def mask_of(cards: Iterable[int]) -> int:
     m = 0
     for c in cards:
         m |= 1 << c

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 
 from domain.cards import Code, SuitCode
@@ -13,83 +15,83 @@ class Command(msgspec.Struct, frozen=True, tag_field="type", gc=False):
 
 
 # Table commands name the player asking; the rules check they may.
-class OpenTable(Command, tag="open"):
+class OpenTable(Command, frozen=True, tag="open"):
     code: str
     host: str
     name: str
     seed: str
     seat: int = 0
-    settings: dict | None = None
+    settings: dict[str, Any] | None = None
     bots: Level = "medium"
 
 
-class TakeSeat(Command, tag="sit"):
+class TakeSeat(Command, frozen=True, tag="sit"):
     player: str
     name: str
     seat: int
 
 
-class LeaveSeat(Command, tag="stand"):
+class LeaveSeat(Command, frozen=True, tag="stand"):
     player: str
     seat: int
 
 
-class SeatBot(Command, tag="bot"):
+class SeatBot(Command, frozen=True, tag="bot"):
     player: str
     seat: int
     level: Level
 
 
-class ChangeSettings(Command, tag="settings"):
+class ChangeSettings(Command, frozen=True, tag="settings"):
     player: str
-    settings: dict
+    settings: dict[str, Any]
 
 
-class StartGame(Command, tag="start"):
+class StartGame(Command, frozen=True, tag="start"):
     player: str
 
 
 # Moves name the seat making them: the API's `moves` body, less the seat the caller sits in.
-class Farmer(Command, tag="farmer"):
+class Farmer(Command, frozen=True, tag="farmer"):
     seat: int
     cards: list[Code]
 
 
-class Order(Command, tag="order"):
+class Order(Command, frozen=True, tag="order"):
     seat: int
     alone: bool = False
 
 
-class Call(Command, tag="call"):
+class Call(Command, frozen=True, tag="call"):
     seat: int
     suit: SuitCode
     alone: bool = False
 
 
-class Pass(Command, tag="pass"):
+class Pass(Command, frozen=True, tag="pass"):
     seat: int
 
 
-class Discard(Command, tag="discard"):
+class Discard(Command, frozen=True, tag="discard"):
     seat: int
     card: Code
 
 
-class Defend(Command, tag="defend"):
+class Defend(Command, frozen=True, tag="defend"):
     seat: int
     alone: bool = False
 
 
-class Play(Command, tag="play"):
+class Play(Command, frozen=True, tag="play"):
     seat: int
     card: Code
 
 
-class Ready(Command, tag="ready"):
+class Ready(Command, frozen=True, tag="ready"):
     seat: int
 
 
-class DealNow(Command, tag="deal"):
+class DealNow(Command, frozen=True, tag="deal"):
     """The host starts the next hand without waiting for everyone to be ready."""
 
     seat: int

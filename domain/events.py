@@ -8,64 +8,66 @@ taken, a hand scored, a game won) are events too, so an auditor can check them.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, get_args
 
 import msgspec
 
 from domain.cards import Code, SuitCode
-from domain.settings import Settings
+from domain.house_rules import HouseRules
 
+# The bots' levels, listed once: everything else (LEVELS, the API's bodies) derives from it.
 Level = Literal["easy", "medium", "hard", "expert"]
+LEVELS: tuple[Level, ...] = get_args(Level)
 
 
 class Event(msgspec.Struct, frozen=True, tag_field="type", tag=True, gc=False):
     pass
 
 
-class TableOpened(Event):
+class TableOpened(Event, frozen=True):
     """`seed` is the table's secret; only its hash is shown until the game is over."""
 
     code: str
     host: str
-    settings: Settings
+    settings: HouseRules
     bots: Level
     seed: str
     seed_hash: str
 
 
-class SeatTaken(Event):
+class SeatTaken(Event, frozen=True):
     seat: int
     player: str
     name: str
 
 
-class SeatLeft(Event):
+class SeatLeft(Event, frozen=True):
     """Before the start the seat empties; during a game a bot covers it until the player returns."""
 
     seat: int
     player: str
 
 
-class BotSeated(Event):
+class BotSeated(Event, frozen=True):
     seat: int
     level: Level
 
 
-class BotRemoved(Event):
+class BotRemoved(Event, frozen=True):
     """Before the start the host may take a bot out of a seat, to make room for a person."""
 
     seat: int
 
 
-class SettingsChanged(Event):
-    settings: Settings
+class SettingsChanged(Event, frozen=True):
+    settings: HouseRules
 
 
-class GameStarted(Event):
+class GameStarted(Event, frozen=True):
     first_dealer: int
 
 
-class HandDealt(Event):
+class HandDealt(Event, frozen=True):
     """The shuffle's result, secret until the game is over: the log can be replayed without the
     seed, and an auditor re-derives it from the seed to check."""
 
@@ -76,7 +78,7 @@ class HandDealt(Event):
     kitty: list[Code]
 
 
-class FarmerSwapped(Event):
+class FarmerSwapped(Event, frozen=True):
     """`gave` went into the kitty and `got` came out of it, sight unseen; both are secret."""
 
     seat: int
@@ -84,22 +86,22 @@ class FarmerSwapped(Event):
     got: list[Code]
 
 
-class FarmerKept(Event):
+class FarmerKept(Event, frozen=True):
     seat: int
 
 
-class BidPassed(Event):
+class BidPassed(Event, frozen=True):
     seat: int
     round: int
 
 
-class UpCardTurnedDown(Event):
+class UpCardTurnedDown(Event, frozen=True):
     """Everyone passed the first round: the turned card's suit can't be called now."""
 
     suit: SuitCode
 
 
-class TrumpOrdered(Event):
+class TrumpOrdered(Event, frozen=True):
     """Round one: the up card's suit is trump; the dealer takes the card unless sitting out."""
 
     seat: int
@@ -107,37 +109,37 @@ class TrumpOrdered(Event):
     alone: bool
 
 
-class TrumpCalled(Event):
+class TrumpCalled(Event, frozen=True):
     seat: int
     suit: SuitCode
     alone: bool
 
 
-class CardBuried(Event):
+class CardBuried(Event, frozen=True):
     """The dealer's discard; which card is secret from everyone but the dealer."""
 
     seat: int
     card: Code
 
 
-class DefenceChosen(Event):
+class DefenceChosen(Event, frozen=True):
     """A defender's answer to a lone call: alone sits their own partner out."""
 
     seat: int
     alone: bool
 
 
-class CardPlayed(Event):
+class CardPlayed(Event, frozen=True):
     seat: int
     card: Code
 
 
-class TrickTaken(Event):
+class TrickTaken(Event, frozen=True):
     winner: int
     cards: list[Code]
 
 
-class HandScored(Event):
+class HandScored(Event, frozen=True):
     maker: int
     trump: SuitCode
     alone: int | None
@@ -149,17 +151,17 @@ class HandScored(Event):
     score: list[int]
 
 
-class HandThrownIn(Event):
+class HandThrownIn(Event, frozen=True):
     """Stick the dealer off and four passes twice: nothing scores and the deal passes left."""
 
     deal_no: int
 
 
-class PlayerReady(Event):
+class PlayerReady(Event, frozen=True):
     seat: int
 
 
-class GameWon(Event):
+class GameWon(Event, frozen=True):
     team: int
     score: list[int]
 

@@ -1,28 +1,99 @@
-"""What a finished hand is worth, and when the game is won."""
+"""What a finished hand is worth, and when the game is won (docs/euchre.md "Scoring",
+"Winning")."""
 
 from __future__ import annotations
 
-from domain.state import State, team
+from msgspec.structs import replace
+
+from domain import events as ev
+from domain.cards import SUITS
+from domain.phases import Evolve
+from domain.state import How, Outcome, State, team
 
 TARGET = 10
 TRICKS = 5
 
 
-def score_hand(s: State) -> tuple[int, int, str, int]:
-    """(scoring team, points, how, makers' tricks).
+def worth(maker_tricks: int, alone: bool, defended_alone: bool) -> tuple[bool, int, How]:
+    """(whether the makers score, points, how) for the makers' tricks.
 
     Makers with 3 or 4 tricks score 1; all five, a march, 2, or 4 alone. Makers held to 2 or
     fewer are euchred: 2 to the defenders, or 4 to a defender who went alone.
     """
-    makers = team(s.maker)
-    got = s.taken[makers]
-    if got == TRICKS:
-        return makers, 4 if s.alone is not None else 2, "march", got
-    if got >= 3:
-        return makers, 1, "made", got
-    return 1 - makers, 4 if s.defender is not None else 2, "euchre", got
+    if maker_tricks == TRICKS:
+        return True, 4 if alone else 2, "march"
+    if maker_tricks >= 3:
+        return True, 1, "made"
+    return False, 4 if defended_alone else 2, "euchre"
 
 
 def game_over(score: tuple[int, ...]) -> bool:
     """Checked after every hand; only one team scores a hand, so only one can get there first."""
     return max(score) >= TARGET
+
+
+def hand_scored(s: State) -> ev.Event | None:
+    """Due once the fifth trick is taken."""
+    if len(s.tricks) != TRICKS:
+        return None
+    assert s.maker is not None and s.trump is not None
+    makers = team(s.maker)
+    got = s.taken[makers]
+    makers_score, points, how = worth(got, s.alone is not None, s.defender is not None)
+    scorer = makers if makers_score else 1 - makers
+    score = list(s.score)
+    score[scorer] += points
+    return ev.HandScored(
+        maker=s.maker,
+        trump=SUITS[s.trump],
+        alone=s.alone,
+        defender=s.defender,
+        tricks=got,
+        how=how,
+        team=scorer,
+        points=points,
+        score=score,
+    )
+
+
+def game_won(s: State) -> ev.Event | None:
+    if s.outcome is None or not game_over(s.score):
+        return None
+    return ev.GameWon(team=s.outcome.team, score=list(s.score))
+
+
+def _scored(s: State, e: ev.HandScored) -> State:
+    """Bots (and bots covering for the away) are ready for the next hand at once."""
+    score = (e.score[0], e.score[1])
+    outcome = Outcome(
+        hand_no=s.hand_no,
+        deal_no=s.deal_no,
+        maker=e.maker,
+        trump=SUITS.index(e.trump),
+        alone=e.alone,
+        defender=e.defender,
+        tricks=e.tricks,
+        how=e.how,
+        team=e.team,
+        points=e.points,
+        score=score,
+    )
+    seats = s.seats
+    return replace(
+        s,
+        seq=s.seq + 1,
+        score=score,
+        outcome=outcome,
+        history=(*s.history, outcome),
+        phase="scored",
+        turn=None,
+        leader=None,
+        ready=(seats[0].is_bot, seats[1].is_bot, seats[2].is_bot, seats[3].is_bot),
+    )
+
+
+def _won(s: State, e: ev.GameWon) -> State:
+    return replace(s, seq=s.seq + 1, status="over", phase="over", winner=e.team, turn=None)
+
+
+EVOLVE: Evolve = {ev.HandScored: _scored, ev.GameWon: _won}

@@ -1,4 +1,5 @@
-"""A table's state: plain immutable data, rebuilt by folding its events through `evolve`.
+"""A table's state: plain immutable data, rebuilt by folding its events through `evolve`; and
+seats' teams and partners (docs/euchre.md "Seats and teams").
 
 Cards are indexes and hands are bit masks (domain.cards); `None` means "not yet" or "nobody".
 Everything a seat may not see (others' hands, the kitty, the buried card, the seed) lives here
@@ -7,9 +8,21 @@ too, and only `view` decides what leaves.
 
 from __future__ import annotations
 
+from typing import Literal
+
 import msgspec
 
-from domain.settings import Settings
+from domain.events import Level
+from domain.house_rules import HouseRules
+
+Status = Literal["waiting", "playing", "over"]
+# "deal" is the instant between a hand's end and the next deal, which no view ever shows.
+Phase = Literal[
+    "waiting", "farmer", "bid1", "bid2", "discard", "defend", "play", "scored", "deal", "over"
+]
+KittyState = Literal["up", "down", "picked", "out"]
+BidKind = Literal["order", "call", "pass"]
+How = Literal["made", "march", "euchre"]
 
 
 class Seat(msgspec.Struct, frozen=True, gc=False):
@@ -27,7 +40,7 @@ class Seat(msgspec.Struct, frozen=True, gc=False):
 class Bid(msgspec.Struct, frozen=True, gc=False):
     seat: int
     round: int
-    bid: str  # "order", "call" or "pass"
+    bid: BidKind
     suit: int | None = None
     alone: bool = False
 
@@ -46,7 +59,7 @@ class Outcome(msgspec.Struct, frozen=True, gc=False):
     alone: int | None
     defender: int | None
     tricks: int
-    how: str  # "made", "march" or "euchre"
+    how: How
     team: int
     points: int
     score: tuple[int, int]
@@ -60,21 +73,19 @@ class State(msgspec.Struct, frozen=True, gc=False):
     code: str = ""
     host: str | None = None
     seats: tuple[Seat, ...] = EMPTY_SEATS
-    settings: Settings = Settings()
-    bots: str = "medium"
+    settings: HouseRules = HouseRules()
+    bots: Level = "medium"
     seed: str = ""
     seed_hash: str = ""
-    status: str = "waiting"  # waiting, playing, over
+    status: Status = "waiting"
     first_dealer: int = 0
     score: tuple[int, int] = (0, 0)
     deal_no: int = 0
-    # waiting, farmer, bid1, bid2, discard, defend, play, scored, over; and "deal" for the
-    # instant between a hand's end and the next deal, which no view ever shows.
-    phase: str = "waiting"
+    phase: Phase = "waiting"
     dealer: int | None = None
     turn: int | None = None
     up: int | None = None
-    kitty_state: str | None = None  # up, down, picked, out
+    kitty_state: KittyState | None = None
     kitty: tuple[int, ...] = ()
     hands: tuple[int, int, int, int] = (0, 0, 0, 0)
     trump: int | None = None

@@ -12,6 +12,8 @@ from datetime import datetime
 from sqlalchemy import Column, DateTime, Integer, MetaData, Table, Text, delete, select, text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from domain.codec import to_event
+from domain.events import GameWon
 from infra.eventstore import EventStore, RecordedEvent
 from infra.follower import Follower, put_row
 
@@ -45,7 +47,8 @@ class Activity:
     async def _apply(conn: AsyncConnection, records: list[RecordedEvent]) -> None:
         last: dict[str, tuple[int, datetime] | None] = {}
         for r in records:
-            last[r.stream] = None if r.type == "GameWon" else (r.seq, r.at)
+            won = isinstance(to_event(r.type, r.data), GameWon)
+            last[r.stream] = None if won else (r.seq, r.at)
         for code, seen in last.items():
             values = None if seen is None else {"seq": seen[0], "at": seen[1]}
             await put_row(conn, activity, code, values)

@@ -1,7 +1,7 @@
 """The event log: appending under optimistic concurrency, reading, and followers' checkpoints."""
 
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 from sqlalchemy import (
@@ -83,6 +83,20 @@ class AppendResult(msgspec.Struct, frozen=True):
     last_seq: int
     positions: tuple[int, ...]
     duplicate: bool = False
+
+
+class Recorder(Protocol):
+    """What use cases need of an event store: EventStore here, or infra/memory_store.py's."""
+
+    async def append(
+        self, stream: str, expected_seq: int, new: list[NewEvent], command_id: str | None = None
+    ) -> AppendResult: ...
+
+    async def read(self, stream: str, after_seq: int = 0) -> list[RecordedEvent]: ...
+
+    async def last_seq(self, stream: str) -> int: ...
+
+    async def read_all(self, after: Cursor = ..., limit: int = 500) -> list[RecordedEvent]: ...
 
 
 class ConcurrencyConflict(Exception):

@@ -7,6 +7,7 @@ from sqlalchemy import BigInteger, Column, MetaData, Table, Text, delete, select
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from domain.codec import to_event
 from infra.eventstore import EventStore, RecordedEvent
 from infra.follower import Follower, put_row
 from projections.lobby import CHANGES_LOBBY, LobbyRow, next_row
@@ -43,7 +44,7 @@ class Lobby:
             if r.stream not in rows:
                 found = await conn.scalar(select(lobby.c.row).where(lobby.c.code == r.stream))
                 rows[r.stream] = None if found is None else msgspec.convert(found, LobbyRow)
-            rows[r.stream] = next_row(rows[r.stream], r)
+            rows[r.stream] = next_row(rows[r.stream], to_event(r.type, r.data), r.at, r.position)
         for code, row in rows.items():
             values = (
                 None if row is None else {"position": row.position, "row": msgspec.to_builtins(row)}

@@ -1,14 +1,16 @@
 """The lobby: tables still waiting for players, as rows a follower keeps from the global log.
 
-Pure: given a row (or None) and the next logged event of that table, the row after it.
+Pure: given a row (or None) and the next event of that table, the row after it.
 `infra/lobby.py` stores the rows and the follower's checkpoint in one transaction.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from datetime import datetime
 
 import msgspec
+
+from domain import events as ev
 
 
 class LobbySeat(msgspec.Struct, frozen=True):
@@ -29,17 +31,19 @@ class LobbyRow(msgspec.Struct, frozen=True):
     position: int  # of the TableOpened event: newest first is highest first
 
 
-# The events that can change a lobby row; the follower skips the rest without reading rows.
+# The events that can change a lobby row, by the name the log stores them under: the follower
+# skips the rest without decoding them or reading rows.
 CHANGES_LOBBY = frozenset(
-    {
-        "TableOpened",
-        "SeatTaken",
-        "SeatLeft",
-        "BotSeated",
-        "BotRemoved",
-        "SettingsChanged",
-        "GameStarted",
-    }
+    cls.__name__
+    for cls in (
+        ev.TableOpened,
+        ev.SeatTaken,
+        ev.SeatLeft,
+        ev.BotSeated,
+        ev.BotRemoved,
+        ev.SettingsChanged,
+        ev.GameStarted,
+    )
 )
 
 
@@ -49,37 +53,35 @@ def _with_seat(row: LobbyRow, seat: LobbySeat) -> LobbyRow:
     return msgspec.structs.replace(row, seats=seats, open_seats=open_seats)
 
 
-def next_row(row: LobbyRow | None, record: Any) -> LobbyRow | None:
-    """The lobby row after one logged event; None once the table is no longer waiting."""
-    data = record.data
-    kind = record.type
-    if kind == "TableOpened":
+def next_row(row: LobbyRow | None, event: ev.Event, at: datetime, position: int) -> LobbyRow | None:
+    """The lobby row after one event, logged at `at` and `position`; None once the table is
+    no longer waiting."""
+    if isinstance(event, ev.TableOpened):
         return LobbyRow(
-            code=data["code"],
-            host=data["host"],
+            code=event.code,
+            host=event.host,
             host_name=None,
-            settings=data["settings"],
-            bots=data["bots"],
+            settings=msgspec.structs.asdict(event.settings),
+            bots=event.bots,
             seats=[LobbySeat(seat=n) for n in range(4)],
             open_seats=4,
-            opened_at=record.at.isoformat(),
-            position=record.position,
+            opened_at=at.isoformat(),
+            position=position,
         )
     if row is None:
         return None
-    if kind == "SeatTaken":
-        row = _with_seat(row, LobbySeat(seat=data["seat"], name=data["name"]))
-        if data["player"] == row.host:
-            row = msgspec.structs.replace(row, host_name=data["name"])
-        return row
-    if kind == "SeatLeft":
-        return _with_seat(row, LobbySeat(seat=data["seat"]))
-    if kind == "BotRemoved":
-        return _with_seat(row, LobbySeat(seat=data["seat"]))
-    if kind == "BotSeated":
-        return _with_seat(row, LobbySeat(seat=data["seat"], bot=data["level"]))
-    if kind == "SettingsChanged":
-        return msgspec.structs.replace(row, settings=data["settings"])
-    if kind == "GameStarted":
-        return None
+    match event:
+        case ev.SeatTaken(seat=seat, player=player, name=name):
+            row = _with_seat(row, LobbySeat(seat=seat, name=name))
+            if player == row.host:
+                row = msgspec.structs.replace(row, host_name=name)
+            return row
+        case ev.SeatLeft(seat=seat) | ev.BotRemoved(seat=seat):
+            return _with_seat(row, LobbySeat(seat=seat))
+        case ev.BotSeated(seat=seat, level=level):
+            return _with_seat(row, LobbySeat(seat=seat, bot=level))
+        case ev.SettingsChanged(settings=rules):
+            return msgspec.structs.replace(row, settings=msgspec.structs.asdict(rules))
+        case ev.GameStarted():
+            return None
     return row

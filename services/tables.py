@@ -12,13 +12,14 @@ import asyncio
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 
+from domain.codec import to_record
 from domain.commands import Command, OpenTable
-from domain.decide import decide_and_fold
+from domain.decider import decide_and_fold
 from domain.errors import Conflict
 from domain.events import Event
 from domain.state import State
-from infra.eventstore import ConcurrencyConflict, EventStore, NewEvent
-from projections.table import fold_records, to_record
+from infra.eventstore import ConcurrencyConflict, NewEvent, Recorder
+from projections.replay import fold_records
 
 CACHE_SIZE = 2048
 ATTEMPTS = 8
@@ -37,7 +38,7 @@ class NoSuchTable(Exception):
 class Tables:
     def __init__(
         self,
-        store: EventStore,
+        store: Recorder,
         on_commit: Callable[[State, list[Event]], Awaitable[None]] | None = None,
     ) -> None:
         self.store = store

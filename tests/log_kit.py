@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from domain.decide import consequence
-from domain.turns import deciding
-from projections.table import fold_records, to_event
+from domain import deciding
+from domain.codec import to_event
+from domain.decider import consequence
+from projections.replay import fold_records
 
 
 def answered_decisions(records: Iterable[Any]) -> list[str]:

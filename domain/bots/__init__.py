@@ -22,11 +22,11 @@ from domain.bots import bidding, easy, play
 from domain.bots.discard import bury, bury_for_void
 from domain.bots.known import Known
 from domain.cards import CODES
-from domain.view import View
+from domain.events import LEVELS, Level
+from domain.seat_view import View
 
-LEVELS = ("easy", "medium", "hard", "expert")
-# level -> (how it bids, how it plays)
-_PLAYS_AS = {
+# level -> (how it bids, how it plays); a level missing here fails its first move in the tests.
+_PLAYS_AS: dict[Level, tuple[str, str]] = {
     "easy": ("easy", "easy"),
     "medium": ("medium", "medium"),
     "hard": ("hard", "hard"),
@@ -44,9 +44,11 @@ def choose(v: View, level: str, rng: random.Random) -> cmd.Command:
     bids, plays = _PLAYS_AS[level]
     can = v.can
     seat = v.you
+    if seat is None:
+        raise ValueError("a spectator has nothing to decide")
     if "ready" in can:
         return cmd.Ready(seat=seat)  # never "deal": starting the next hand is a person's call
-    if not can or seat is None or "deal" in can:
+    if not can or "deal" in can:
         raise ValueError("this seat has nothing to decide")
     k = Known(v)
     if "play" in can:

@@ -7,12 +7,13 @@ and hard lowers them near the end of a game.
 
 from __future__ import annotations
 
+import random
 from typing import NamedTuple
 
 from domain.bots.discard import best_after_pickup
 from domain.bots.known import Known
 from domain.bots.strength import TRUMP_WORTH, next_suit, power, strength, sure_tricks
-from domain.cards import SUITS, cards_of
+from domain.cards import SUITS, SuitCode, cards_of
 
 
 class Style(NamedTuple):
@@ -105,15 +106,15 @@ def call_strength(k: Known, style: Style) -> tuple[int, float, float]:
     for code in k.can["call"]["suits"]:
         s = SUITS.index(code)
         x = strength(k.hand, s)
-        if pos == 1 and k.turned is not None and s == next_suit(k.turned):
+        if pos == 1 and s == next_suit(k.turned):
             x += style.next_bonus
         if x > best_x:
             best, best_x = s, x
-    gone = 0 if k.up is None else 1 << k.up
+    gone = 1 << k.up
     return best, best_x, sure_tricks(k.hand, best, gone)
 
 
-def round_two(k: Known, style: Style) -> tuple[str | None, bool]:
+def round_two(k: Known, style: Style) -> tuple[SuitCode | None, bool]:
     """(suit to call or None to pass, alone)."""
     offer = k.can["call"]
     stuck = "pass" not in k.can
@@ -135,7 +136,7 @@ def defend_alone(k: Known, level: str) -> bool:
     return strength(k.hand, t) >= 3.4 and sure_tricks(k.hand, t) >= 3
 
 
-def farmer_swap(k: Known, level: str, rng) -> list[int]:
+def farmer_swap(k: Known, level: str, rng: random.Random) -> list[int]:
     """The three cards a farmer's hand gives up (every 9 and 10 is weak, so swapping three for
     unseen cards helps on average): keep the two that best fit a suit we might make trump,
     the up card's suit when our side deals, else a pair in one suit, tens before nines."""
@@ -145,7 +146,7 @@ def farmer_swap(k: Known, level: str, rng) -> list[int]:
     u = k.up // 6
     ours_deal = k.dealer % 2 == k.me % 2
 
-    def keep(c: int) -> tuple:
+    def keep(c: int) -> tuple[bool, int, int, int]:
         s = c // 6
         same = sum(1 for x in hand if x // 6 == s)
         return (ours_deal and s == u, same, c % 6, -s)

@@ -1,20 +1,22 @@
 """What one seat knows, read off its view once and kept as small ints and bit masks.
 
-A bot never sees the State: `Known.of(view)` is built from the same `View` a player's browser
+A bot never sees the State: `Known(view)` is built from the same `View` a player's browser
 gets, so the secrecy contract covers bots too. Everything else in the package works on this.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from domain.cards import INDEX, NO_TRUMP, SUITS
-from domain.view import View
+from domain.seat_view import View
 
 
 def _card(code: str | None) -> int | None:
     return None if code is None else INDEX[code]
 
 
-def _mask(codes) -> int:
+def _mask(codes: Iterable[str]) -> int:
     m = 0
     for code in codes:
         m |= 1 << INDEX[code]
@@ -55,13 +57,15 @@ class Known:
     def __init__(self, v: View):
         if v.you is None:
             raise ValueError("a bot plays a seat; a spectator's view has nothing to decide")
+        if v.dealer is None or v.up is None:
+            raise ValueError("nothing is decided before the first deal")
         me = v.you
         self.me = me
         self.can = v.can
         self.phase = v.phase
         self.dealer = v.dealer
         self.trump = NO_TRUMP if v.trump is None else SUITS.index(v.trump)
-        self.up = _card(v.up)
+        self.up = INDEX[v.up]
         self.kitty_state = v.kitty_state
         self.hand = _mask(v.hand)
         self.maker = v.maker
@@ -88,9 +92,16 @@ class Known:
         return (self.me + 2) % 4
 
     @property
-    def turned(self) -> int | None:
+    def turned(self) -> int:
         """The up card's suit."""
-        return None if self.up is None else self.up // 6
+        return self.up // 6
+
+    @property
+    def makers(self) -> int:
+        """The making team (0 or 1); only asked once trump is made."""
+        if self.maker is None:
+            raise ValueError("no one has made trump yet")
+        return self.maker % 2
 
     def ours(self, seat: int | None) -> bool:
         return seat is not None and seat % 2 == self.me % 2

@@ -9,6 +9,8 @@ dealer's hand until it is played.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
+
 from domain.bots.known import Known
 from domain.bots.strength import TRUMP_MASK
 from domain.cards import DECK, FOLLOWS, POWER, SUIT_MASK
@@ -39,18 +41,17 @@ class Memory:
                 if FOLLOWS[t][c] != led:
                     void[seat] |= 1 << led
         held = [0, 0, 0, 0]
-        if k.up is not None:
-            if k.kitty_state == "down" or k.kitty_state == "out":
-                gone |= 1 << k.up
-            elif (
-                full
-                and k.kitty_state == "picked"
-                and k.dealer != k.me
-                and not played[k.dealer] >> k.up & 1
-            ):
-                # The dealer took it; it is still in the dealer's hand unless buried, which a
-                # dealer rarely does, so hard treats it as held.
-                held[k.dealer] |= 1 << k.up
+        if k.kitty_state == "down" or k.kitty_state == "out":
+            gone |= 1 << k.up
+        elif (
+            full
+            and k.kitty_state == "picked"
+            and k.dealer != k.me
+            and not played[k.dealer] >> k.up & 1
+        ):
+            # The dealer took it; it is still in the dealer's hand unless buried, which a
+            # dealer rarely does, so hard treats it as held.
+            held[k.dealer] |= 1 << k.up
         if k.buried is not None:
             gone |= 1 << k.buried
         self.gone = gone
@@ -126,13 +127,13 @@ class Memory:
             return False
         return any(p[c] > mine for c in _cards(could & TRUMP_MASK[t]))
 
-    def holds(self, card: int, led: int, seats) -> bool:
+    def holds(self, card: int, led: int, seats: Iterable[int]) -> bool:
         """Whether `card` will still be winning after `seats` (the opponents among them) play."""
         k = self.k
         return not any(not k.ours(s) and self.can_beat(s, card, led) for s in seats)
 
 
-def _cards(mask: int):
+def _cards(mask: int) -> Iterator[int]:
     while mask:
         low = mask & -mask
         yield low.bit_length() - 1

@@ -11,6 +11,8 @@ search (search.py), which plays on from many deals of the unseen cards.
 
 from __future__ import annotations
 
+import random
+
 from domain.bots import search
 from domain.bots.known import Known
 from domain.bots.memory import Memory
@@ -18,7 +20,7 @@ from domain.bots.strength import TRUMP_MASK, power
 from domain.cards import FOLLOWS, POWER, SUIT_MASK, cards_of
 
 
-def choose_card(k: Known, level: str, rng=None) -> int:
+def choose_card(k: Known, level: str, rng: random.Random | None = None) -> int:
     """The card to play. Hard (given its rng) lets search overrule the rules (search.py)."""
     options = k.cards("play")
     if not options & (options - 1):
@@ -134,6 +136,8 @@ def _lead_against_loner(k: Known, mem: Memory, options: int) -> int:
     """
     t = k.trump
     loner = k.alone
+    if loner is None:
+        raise ValueError("there is no loner to lead against")
     trumps = options & TRUMP_MASK[t]
     off = options & ~trumps
     if not off:
@@ -178,7 +182,7 @@ def follow(k: Known, mem: Memory, options: int, hard: bool = False) -> int:
         if mem.holds(card, led, opps_after):
             return throw(k, mem, options, led, hard)
         safe = [c for c in winners if mem.holds(c, led, opps_after)]
-        if safe and (FOLLOWS[t][safe[0]] == led or card_is_in_danger(k, mem, card, led)):
+        if safe and (FOLLOWS[t][safe[0]] == led or card_is_in_danger(k, mem, led)):
             return safe[0]
         return throw(k, mem, options, led, hard)
 
@@ -192,7 +196,7 @@ def follow(k: Known, mem: Memory, options: int, hard: bool = False) -> int:
     return winners[0]
 
 
-def card_is_in_danger(k: Known, mem: Memory, card: int, led: int) -> bool:
+def card_is_in_danger(k: Known, mem: Memory, led: int) -> bool:
     """Whether an opponent still to play has shown out of the suit led and may ruff."""
     t = k.trump
     if led == t:
@@ -217,6 +221,7 @@ def throw(k: Known, mem: Memory, options: int, led: int, hard: bool = False) -> 
         return _low(options, t)
     has_trump = bool(k.hand & TRUMP_MASK[t])
     best, best_key = -1, None
+    key: tuple[bool, float] | tuple[bool, int, int]
     for c in cards_of(off):
         suit_len = (off & SUIT_MASK[t][FOLLOWS[t][c]]).bit_count()
         if hard and not (k.alone is not None and not k.ours(k.maker)):

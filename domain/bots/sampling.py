@@ -9,6 +9,8 @@ the seat can't see leaves them, and the move, unchanged.
 
 from __future__ import annotations
 
+import random
+
 from domain.bots.known import Known
 from domain.bots.memory import Memory
 from domain.cards import FOLLOWS, cards_of
@@ -58,7 +60,7 @@ class Unseen:
         everyone = len(self.seats)
         self.free = [c for c in self.pool if self.takers[FOLLOWS[t][c]] == everyone]
 
-    def deal(self, rng) -> list[int]:
+    def deal(self, rng: random.Random) -> list[int]:
         """One deal of the pool: the four hands (this seat's own included), honouring every
         seat's count and shown-out suits. Cards some seat can't hold go out first, most
         constrained first, each to a place (a seat, or nowhere) with chance in proportion to
@@ -70,7 +72,7 @@ class Unseen:
                 return hands
         return self._loose(rng)
 
-    def _try(self, rng) -> list[int] | None:
+    def _try(self, rng: random.Random) -> list[int] | None:
         follows, blocked, seats, takers = self.follows, self.blocked, self.seats, self.takers
         room = list(self.need)
         spare = len(self.pool) - sum(room)
@@ -111,7 +113,7 @@ class Unseen:
             at += room[s]
         return hands
 
-    def _loose(self, rng) -> list[int]:
+    def _loose(self, rng: random.Random) -> list[int]:
         """Should the shown-out suits ever leave no way to fill the hands, deal ignoring them."""
         cards = list(self.pool)
         rng.shuffle(cards)
@@ -123,7 +125,7 @@ class Unseen:
             at += self.need[s]
         return hands
 
-    def hands(self, rng, my_hand: int) -> list[int]:
+    def hands(self, rng: random.Random, my_hand: int) -> list[int]:
         hands = self.deal(rng)
         hands[self.me] = my_hand
         return hands

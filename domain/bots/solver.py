@@ -18,6 +18,8 @@ tricks from there), so the many questions asked of one deal share their work.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from domain.bots.strength import RANKED
 from domain.cards import cards_of
 
@@ -131,7 +133,9 @@ class Solver:
                 hands[seat] |= 1 << p
 
 
-def _search(hands: list[int], trump: int, nxt: tuple[int, ...], seats: int, mk: int):
+def _search(
+    hands: list[int], trump: int, nxt: tuple[int, ...], seats: int, mk: int
+) -> Callable[[list[tuple[int, int]], int, int], bool]:
     """The search over one deal, as closures over its fixed facts (the fastest Python has)."""
     bounds: dict[tuple[int, int, int, int, int], tuple[int, int]] = {}
     keep = KEEP
@@ -207,7 +211,9 @@ def _search(hands: list[int], trump: int, nxt: tuple[int, ...], seats: int, mk: 
                 return ok
         return not maxing
 
-    def follow(turn: int, led: int, best: int, best_seat: int, played: int, live, need) -> bool:
+    def follow(
+        turn: int, led: int, best: int, best_seat: int, played: int, live: int, need: int
+    ) -> bool:
         maxing = turn & 1 == mk
         h = hands[turn]
         f = h & BYTE[led]

@@ -18,11 +18,11 @@ from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
+from domain import view
 from domain.state import State
-from domain.view import view
 from infra.doorbell import Doorbell
 from infra.players import Player
-from projections.table import fold_records, stable_states
+from projections.replay import fold_records, stable_states
 from services.api.auth import optional_player
 from services.api.bodies import table_code
 from services.api.contract import OPTIONAL, READ, problems

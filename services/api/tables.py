@@ -14,10 +14,10 @@ from litestar import Controller, Request, Response, delete, get, patch, post, pu
 from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath, HeaderParameter, JSONBody, Parameter
 
+from domain import View, view
 from domain import commands as cmd
 from domain.errors import Conflict
 from domain.state import State
-from domain.view import View, view
 from infra.players import Player
 from projections.log import public_line
 from services.api.auth import current_player, optional_player

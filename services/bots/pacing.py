@@ -7,8 +7,8 @@ waits a little longer, so the finished trick can be seen going to its winner.
 
 from __future__ import annotations
 
+from domain import Decision, deciding
 from domain.state import State
-from domain.turns import Decision, deciding
 
 THINK_SECONDS = {
     "farmer": 1.2,

@@ -13,13 +13,11 @@ import random
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
+from domain import deciding, fallback, legal, view
 from domain.bots import choose
 from domain.errors import Refused
 from domain.events import Event
-from domain.legal import legal
 from domain.state import State
-from domain.turns import deciding, fallback
-from domain.view import view
 from services.bots.pacing import bot_decisions, think_seconds
 from services.tables import Stale, Tables
 

@@ -19,7 +19,7 @@ from domain import apply, decide, deciding, fold, legal
 from domain import commands as cmd
 from domain import events as ev
 from domain.cards import CODES, INDEX, SUITS, cards_of
-from domain.settings import Settings
+from domain.house_rules import HouseRules
 from domain.shuffle import seed_hash
 from domain.state import State, Trick, partner, team
 
@@ -66,7 +66,7 @@ PLAIN_DEAL = (
 
 def opening(settings: dict | None = None, humans: bool = False, seed: str = SEED) -> list[ev.Event]:
     """A table opened and filled: four bots, or four people with p0 the host."""
-    s = Settings(**(settings or {}))
+    s = HouseRules(**(settings or {}))
     host = "p0" if humans else "host"
     out: list[ev.Event] = [
         ev.TableOpened(

@@ -18,8 +18,8 @@ from domain.cards import (
     same_color,
     sort_key,
 )
-from domain.play import playable, winner
 from domain.state import partner, team
+from domain.tricks import playable, winner
 
 S, H, D, C = range(4)
 
@@ -185,3 +185,9 @@ def test_a_hand_sorts_trump_first_with_the_bowers_on_top():
     hand = ["9C", "JS", "AH", "JC", "AC", "TS", "KD"]
     got = sorted((INDEX[c] for c in hand), key=lambda c: sort_key(c, C))
     assert [CODES[c] for c in got] == ["JC", "JS", "AC", "9C", "TS", "AH", "KD"]
+
+
+def test_card_codes_are_in_index_order_suit_major() -> None:
+    from domain.cards import RANKS
+
+    assert all(CODES[s * 6 + r] == RANKS[r] + SUITS[s] for s in range(4) for r in range(6))

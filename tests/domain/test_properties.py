@@ -15,12 +15,11 @@ from euchre_kit import TOGGLE_KEYS, bot_table, human_table, play_game, random_ch
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain import State, decide, deciding, fallback, fold, legal, view
+from domain import State, can, decide, deciding, fallback, fold, legal, view
 from domain import commands as cmd
 from domain import events as ev
 from domain.cards import CODES
 from domain.errors import IllegalMove, NotYourTurn, Refused
-from domain.legal import can
 from domain.scoring import TARGET
 from domain.shuffle import dealt
 from domain.state import partner, team

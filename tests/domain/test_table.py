@@ -24,7 +24,7 @@ from domain import State, apply, decide, deciding, evolve, fallback, fold, legal
 from domain import commands as cmd
 from domain import events as ev
 from domain.errors import Conflict, IllegalMove, NotAllowed, NotYourTurn
-from domain.settings import ALLOWED, Settings, settings_from
+from domain.house_rules import ALLOWED, HouseRules, house_rules_from
 from domain.shuffle import first_dealer, seed_hash
 
 DEFAULTS = {
@@ -61,27 +61,27 @@ def to_scored(state: State) -> State:
 def test_the_house_rules_are_six_keys_with_these_defaults():
     """§ House rules: stick the dealer and alone on; defend alone, farmers, Canadian off; brisk."""
     assert list(ALLOWED) == list(DEFAULTS)
-    assert settings_from(None) == Settings(**DEFAULTS)
-    assert settings_from({}) == Settings(**DEFAULTS)
+    assert house_rules_from(None) == HouseRules(**DEFAULTS)
+    assert house_rules_from({}) == HouseRules(**DEFAULTS)
 
 
 def test_a_missing_house_rule_takes_its_default():
     """§ House rules: missing key -> default."""
-    got = settings_from({"farmers": "on", "bot_pace": "relaxed"})
-    assert got == Settings(**{**DEFAULTS, "farmers": "on", "bot_pace": "relaxed"})
+    got = house_rules_from({"farmers": "on", "bot_pace": "relaxed"})
+    assert got == HouseRules(**{**DEFAULTS, "farmers": "on", "bot_pace": "relaxed"})
 
 
 @pytest.mark.parametrize("key", list(DEFAULTS))
 def test_every_house_rule_takes_each_allowed_value(key):
     """§ House rules: each value allowed is accepted exactly as written."""
     for value in ALLOWED[key]:
-        assert getattr(settings_from({key: value}), key) == value
+        assert getattr(house_rules_from({key: value}), key) == value
 
 
 def test_an_unknown_house_rule_is_refused_naming_the_rules():
     """§ House rules: there is no joker; an unknown key is refused, never guessed at."""
     with pytest.raises(IllegalMove) as info:
-        settings_from({"joker": "on"})
+        house_rules_from({"joker": "on"})
     e = info.value
     assert e.reason == (
         "there is no house rule called 'joker'; "
@@ -105,7 +105,7 @@ def test_an_unknown_house_rule_is_refused_naming_the_rules():
 def test_a_value_not_allowed_is_refused_naming_the_allowed_values(key, value, allowed):
     """§ House rules: anything but an exact allowed value is refused, with the allowed values."""
     with pytest.raises(IllegalMove) as info:
-        settings_from({key: value})
+        house_rules_from({key: value})
     assert info.value.reason == f"{key} must be one of {', '.join(allowed)}"
     assert info.value.field == f"settings.{key}" and info.value.allowed == allowed
 
@@ -114,7 +114,7 @@ def test_settings_that_are_not_an_object_are_refused():
     """§ House rules: settings are a JSON object."""
     for raw in (["farmers"], "farmers=on", 3):
         with pytest.raises(IllegalMove):
-            settings_from(raw)
+            house_rules_from(raw)
 
 
 def test_opening_a_table_with_bad_house_rules_opens_nothing():
@@ -133,7 +133,7 @@ def test_the_host_changes_house_rules_before_the_start_keeping_the_rest():
     state = opened({"farmers": "on"})
     state, events = run(state, cmd.ChangeSettings(player="ann", settings={"canadian": "on"}))
     assert events == [
-        ev.SettingsChanged(settings=Settings(**{**DEFAULTS, "farmers": "on", "canadian": "on"}))
+        ev.SettingsChanged(settings=HouseRules(**{**DEFAULTS, "farmers": "on", "canadian": "on"}))
     ]
     assert view(state, 0).settings == {**DEFAULTS, "farmers": "on", "canadian": "on"}
     e = refused(state, cmd.ChangeSettings(player="bob", settings={}), NotAllowed)
@@ -156,7 +156,7 @@ def test_opening_a_table_seats_the_host_and_publishes_the_seeds_hash():
         ev.TableOpened(
             code="T1",
             host="ann",
-            settings=Settings(),
+            settings=HouseRules(),
             bots="hard",
             seed=SEED,
             seed_hash=seed_hash(SEED),
@@ -445,7 +445,7 @@ def test_house_rules_are_accepted_exactly_when_every_key_and_value_is_allowed(ra
     """§ House rules: any mix of keys and values is accepted iff each is allowed, else refused."""
     ok = all(k in ALLOWED and v in ALLOWED[k] for k, v in raw.items())
     try:
-        got = settings_from(raw)
+        got = house_rules_from(raw)
     except IllegalMove as e:
         assert not ok
         assert e.field.startswith("settings.") and e.allowed

@@ -20,9 +20,8 @@ from euchre_kit import (
     seed_of,
 )
 
-from domain import State, decide, deciding, fallback, legal, new_game, view
+from domain import Decision, State, decide, deciding, fallback, legal, new_game, view
 from domain import commands as cmd
-from domain.turns import Decision
 
 VIEW_FIELDS = [
     "code",

@@ -1,4 +1,5 @@
-"""The event store under test, on the fresh database each test gets (see tests/conftest.py)."""
+"""The event stores under test: PostgreSQL on the fresh database each test gets (see
+tests/conftest.py), and for the recorder contract the in-memory one as well."""
 
 from collections.abc import AsyncIterator
 
@@ -7,6 +8,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from infra.db import create_engine
 from infra.eventstore import EventStore
+from infra.memory_store import MemoryEventStore
 
 
 @pytest.fixture
@@ -27,5 +29,8 @@ async def engine(database_url: str) -> AsyncIterator[AsyncEngine]:
 
 
 @pytest.fixture
-def store(engine: AsyncEngine) -> EventStore:
-    return EventStore(engine)
+def store(request: pytest.FixtureRequest) -> EventStore | MemoryEventStore:
+    """PostgreSQL's; a test of the recorder contract asks for both (test_eventstore.BOTH)."""
+    if getattr(request, "param", "postgres") == "memory":
+        return MemoryEventStore()
+    return EventStore(request.getfixturevalue("engine"))

@@ -1,4 +1,5 @@
-"""The event store's contract, against a real PostgreSQL."""
+"""The event store's contract, against a real PostgreSQL; the recorder's part (BOTH) against the
+in-memory store as well, which use-case tests stand on."""
 
 import asyncio
 import itertools
@@ -23,6 +24,8 @@ from infra.eventstore import (
 from infra.follower import Follower
 
 pytestmark = pytest.mark.anyio
+# What any event store must do, so the in-memory one stands in for PostgreSQL in use-case tests.
+BOTH = pytest.mark.parametrize("store", ["postgres", "memory"], indirect=True)
 
 
 def noted(n: int) -> NewEvent:
@@ -43,6 +46,7 @@ async def append_retrying(store: EventStore, stream: str, new: list[NewEvent]) -
             await asyncio.sleep(random.uniform(0, 0.01 * 2 ** min(tries, 4)))
 
 
+@BOTH
 async def test_appended_events_get_the_next_seqs_and_read_back_in_order(store: EventStore):
     result = await store.append("T1", 0, [noted(1), noted(2)], command_id="c1")
     await store.append("T1", 2, [noted(3)])
@@ -61,6 +65,7 @@ async def test_appended_events_get_the_next_seqs_and_read_back_in_order(store: E
     assert await store.last_seq("T2") == 0
 
 
+@BOTH
 async def test_a_taken_seq_is_a_typed_conflict_and_writes_nothing(store: EventStore):
     await store.append("T1", 0, [noted(1)])
 
@@ -75,6 +80,7 @@ async def test_a_taken_seq_is_a_typed_conflict_and_writes_nothing(store: EventSt
     assert [e.data for e in await store.read("T1")] == [{"n": 1}]
 
 
+@BOTH
 async def test_an_expected_seq_ahead_of_the_stream_is_a_conflict_not_a_gap(store: EventStore):
     with pytest.raises(ConcurrencyConflict) as conflict:
         await store.append("T1", 5, [noted(1)])
@@ -94,6 +100,25 @@ async def test_an_append_with_a_bad_event_writes_none_of_its_events(store: Event
     assert (await store.append("T1", 0, [noted(1)])).last_seq == 1
 
 
+@BOTH
+async def test_an_event_that_is_not_json_writes_none_of_the_append(store: EventStore):
+    with pytest.raises(TypeError):
+        await store.append("T1", 0, [noted(1), NewEvent("Noted", {"n": object()})])
+
+    assert await store.read("T1") == []
+    assert (await store.append("T1", 0, [noted(1)])).last_seq == 1
+
+
+@BOTH
+async def test_what_a_reader_changes_is_not_changed_in_the_log(store: EventStore):
+    await store.append("T1", 0, [noted(1)])
+    (first,) = await store.read("T1")
+    first.data["n"] = 99
+
+    assert [e.data for e in await store.read("T1")] == [{"n": 1}]
+
+
+@BOTH
 async def test_concurrent_writers_retrying_on_conflict_leave_a_stream_without_gaps(
     store: EventStore,
 ):
@@ -109,6 +134,7 @@ async def test_concurrent_writers_retrying_on_conflict_leave_a_stream_without_ga
         assert [e.data["n"] for e in recorded if e.data["writer"] == name] == list(range(100))
 
 
+@BOTH
 async def test_a_follower_sees_every_event_once_in_commit_order(store: EventStore):
     streams = ["T1", "T2", "T3", "T4"]
     writing = True
@@ -161,6 +187,7 @@ async def test_a_follower_waits_for_an_append_still_committing(
     assert [e.stream for e in seen] == ["SLOW", "FAST"]
 
 
+@BOTH
 async def test_a_retried_command_applies_once_and_returns_the_first_result(store: EventStore):
     first = await store.append("T1", 0, [noted(1), noted(2)], command_id="c1")
     await store.append("T1", 2, [noted(3)])
@@ -176,6 +203,7 @@ async def test_a_retried_command_applies_once_and_returns_the_first_result(store
     assert [e.seq for e in await store.read("T1")] == [1, 2, 3]
 
 
+@BOTH
 async def test_racing_retries_of_one_command_apply_it_once(store: EventStore):
     results = await asyncio.gather(
         *(store.append("T1", 0, [noted(1), noted(2)], command_id="c1") for _ in range(8))

@@ -17,8 +17,8 @@ from http_kit import Server
 from log_kit import answered_decisions
 
 from domain import commands as cmd
+from domain import deciding
 from domain.shuffle import first_dealer
-from domain.turns import deciding
 from infra.broker import BOT_QUEUE, make_broker
 from infra.db import create_engine
 from infra.eventstore import EventStore

@@ -11,8 +11,8 @@ import httpx
 import pytest
 from http_kit import Server, sse_events
 
+from domain import view
 from domain.state import State
-from domain.view import view
 from services.api import stream
 from services.api.app import create_app
 

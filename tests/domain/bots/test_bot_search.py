@@ -17,7 +17,7 @@ from domain.bots.sampling import Unseen
 from domain.bots.search import decided, points_for
 from domain.bots.solver import Solver, runs
 from domain.cards import CODES, INDEX, SUIT_MASK, cards_of
-from domain.play import playable, winner
+from domain.tricks import playable, winner
 
 # Hearts trump, seat 2 made it; seat 0 dealt and picked up the 9 of hearts. After three
 # tricks the makers have two, and seat 3 (a defender) leads holding the ace of hearts, the

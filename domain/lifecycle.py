@@ -1,15 +1,21 @@
-"""Deciding the table's own commands: opening it, seats, bots, house rules and the start."""
+"""The table before and around the game (docs/euchre.md "Seats and the start", "House rules"):
+opening it, seats, bots, house rules and the start, and what each does to the table."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from msgspec.structs import replace
 
 from domain import commands as cmd
 from domain import events as ev
 from domain.errors import Conflict, IllegalMove, NotAllowed
-from domain.settings import settings_from
+from domain.events import LEVELS
+from domain.house_rules import house_rules_from
+from domain.phases import Evolve
 from domain.shuffle import first_dealer, seed_hash
-from domain.state import State
-
-LEVELS = ("easy", "medium", "hard", "expert")
+from domain.state import Seat, State
 
 
 def _seat_number(seat: int) -> None:
@@ -36,7 +42,7 @@ def open_table(s: State, c: cmd.OpenTable) -> list[ev.Event]:
         raise Conflict(f"table {s.code} is already open")
     _seat_number(c.seat)
     _level(c.bots)
-    settings = settings_from(c.settings)
+    settings = house_rules_from(c.settings)
     try:
         digest = seed_hash(c.seed)
     except ValueError as e:
@@ -94,7 +100,7 @@ def seat_bot(s: State, c: cmd.SeatBot) -> list[ev.Event]:
 
 def change_settings(s: State, c: cmd.ChangeSettings) -> list[ev.Event]:
     _host_before_start(s, c.player, "change the house rules")
-    return [ev.SettingsChanged(settings=settings_from(c.settings, base=s.settings))]
+    return [ev.SettingsChanged(settings=house_rules_from(c.settings, base=s.settings))]
 
 
 def start_game(s: State, c: cmd.StartGame) -> list[ev.Event]:
@@ -107,11 +113,84 @@ def start_game(s: State, c: cmd.StartGame) -> list[ev.Event]:
     return [*bots, ev.GameStarted(first_dealer=first_dealer(s.seed))]
 
 
-TABLE_COMMANDS = {
+TABLE_COMMANDS: dict[type[cmd.Command], Callable[[State, Any], list[ev.Event]]] = {
     cmd.OpenTable: open_table,
     cmd.TakeSeat: take_seat,
     cmd.LeaveSeat: leave_seat,
     cmd.SeatBot: seat_bot,
     cmd.ChangeSettings: change_settings,
     cmd.StartGame: start_game,
+}
+
+
+def _seats(s: State, n: int, seat: Seat) -> tuple[Seat, ...]:
+    seats = list(s.seats)
+    seats[n] = seat
+    return tuple(seats)
+
+
+def _ready(s: State, n: int, value: bool) -> tuple[bool, bool, bool, bool]:
+    r = list(s.ready)
+    r[n] = value
+    return r[0], r[1], r[2], r[3]
+
+
+def _opened(s: State, e: ev.TableOpened) -> State:
+    return replace(
+        s,
+        seq=s.seq + 1,
+        code=e.code,
+        host=e.host,
+        settings=e.settings,
+        bots=e.bots,
+        seed=e.seed,
+        seed_hash=e.seed_hash,
+    )
+
+
+def _taken(s: State, e: ev.SeatTaken) -> State:
+    """During a game this is a player back from away: the covering bot steps aside, and between
+    hands the player, no longer a bot, has yet to say they are ready."""
+    old = s.seats[e.seat]
+    if s.status == "waiting":
+        seat = Seat(player=e.player, name=e.name)
+    else:
+        seat = Seat(player=e.player, name=e.name, bot=old.bot)
+    ready = _ready(s, e.seat, False) if s.phase == "scored" and old.is_bot else s.ready
+    return replace(s, seq=s.seq + 1, seats=_seats(s, e.seat, seat), ready=ready)
+
+
+def _left(s: State, e: ev.SeatLeft) -> State:
+    """During a game a bot of the table's level covers the seat, and is ready at once."""
+    if s.status == "waiting":
+        return replace(s, seq=s.seq + 1, seats=_seats(s, e.seat, Seat()))
+    old = s.seats[e.seat]
+    seat = replace(old, away=True, bot=old.bot or s.bots)
+    return replace(s, seq=s.seq + 1, seats=_seats(s, e.seat, seat), ready=_ready(s, e.seat, True))
+
+
+def _bot_seated(s: State, e: ev.BotSeated) -> State:
+    return replace(s, seq=s.seq + 1, seats=_seats(s, e.seat, Seat(bot=e.level)))
+
+
+def _bot_removed(s: State, e: ev.BotRemoved) -> State:
+    return replace(s, seq=s.seq + 1, seats=_seats(s, e.seat, Seat()))
+
+
+def _rules_changed(s: State, e: ev.SettingsChanged) -> State:
+    return replace(s, seq=s.seq + 1, settings=e.settings)
+
+
+def _started(s: State, e: ev.GameStarted) -> State:
+    return replace(s, seq=s.seq + 1, status="playing", first_dealer=e.first_dealer, phase="deal")
+
+
+EVOLVE: Evolve = {
+    ev.TableOpened: _opened,
+    ev.SeatTaken: _taken,
+    ev.SeatLeft: _left,
+    ev.BotSeated: _bot_seated,
+    ev.BotRemoved: _bot_removed,
+    ev.SettingsChanged: _rules_changed,
+    ev.GameStarted: _started,
 }

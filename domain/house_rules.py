@@ -1,30 +1,35 @@
-"""The house rules a table is played under: exactly six keys, each with a default."""
+"""The house rules a table is played under: exactly six keys, each with a default.
+
+Implements docs/euchre.md "House rules"; each rule's effect lives in the module the page's
+"Where each rule lives" table names.
+"""
 
 from __future__ import annotations
+
+from typing import Any, Literal, get_args
 
 import msgspec
 
 from domain.errors import IllegalMove
 
-TOGGLES = ("on", "off")
-PACES = ("brisk", "relaxed")
+Toggle = Literal["on", "off"]
+Pace = Literal["brisk", "relaxed"]
+TOGGLES: tuple[Toggle, ...] = get_args(Toggle)
+PACES: tuple[Pace, ...] = get_args(Pace)
 
 
-class Settings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class HouseRules(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """Stored as the API shows it ("on"/"off"), so the log reads like the waiting room."""
 
-    stick_dealer: str = "on"
-    alone: str = "on"
-    defend_alone: str = "off"
-    farmers: str = "off"
-    canadian: str = "off"
-    bot_pace: str = "brisk"
-
-    def on(self, key: str) -> bool:
-        return getattr(self, key) == "on"
+    stick_dealer: Toggle = "on"
+    alone: Toggle = "on"
+    defend_alone: Toggle = "off"
+    farmers: Toggle = "off"
+    canadian: Toggle = "off"
+    bot_pace: Pace = "brisk"
 
 
-ALLOWED: dict[str, tuple[str, ...]] = {
+ALLOWED: dict[str, tuple[Toggle, ...] | tuple[Pace, ...]] = {
     "stick_dealer": TOGGLES,
     "alone": TOGGLES,
     "defend_alone": TOGGLES,
@@ -34,17 +39,17 @@ ALLOWED: dict[str, tuple[str, ...]] = {
 }
 
 
-def settings_from(raw: object, base: Settings | None = None) -> Settings:
+def house_rules_from(raw: object, base: HouseRules | None = None) -> HouseRules:
     """House rules from what a host asked for: a missing key keeps `base` (or the default).
 
     An unknown key or value is refused with the field and what is allowed, never guessed at.
     """
-    base = base or Settings()
+    base = base or HouseRules()
     if raw is None:
         return base
     if not isinstance(raw, dict):
         raise IllegalMove("settings must be an object", field="settings", allowed=list(ALLOWED))
-    chosen = msgspec.structs.asdict(base)
+    chosen: dict[str, Any] = msgspec.structs.asdict(base)
     for key, value in raw.items():
         if key not in ALLOWED:
             raise IllegalMove(
@@ -59,4 +64,4 @@ def settings_from(raw: object, base: Settings | None = None) -> Settings:
                 allowed=list(ALLOWED[key]),
             )
         chosen[key] = value
-    return Settings(**chosen)
+    return HouseRules(**chosen)

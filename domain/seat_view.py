@@ -1,4 +1,5 @@
-"""`view(state, seat)`: the table as one seat (or a spectator, `None`) may see it.
+"""`view(state, seat)`: the table as one seat (or a spectator, `None`) may see it (docs/euchre.md
+"What each seat sees").
 
 This is the only way cards leave the server. It reads a seat's own hand, the dealer's own
 discard for the dealer, and public facts; never another hand, the kitty's face-down cards or
@@ -7,11 +8,15 @@ the seed before the game is over. The secrecy tests scramble those and check not
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 
-from domain.cards import CODES, SUITS, cards_of, count, sort_key
-from domain.legal import can
-from domain.state import Outcome, State
+from domain.cards import CODES, SUITS, count
+from domain.decider import can
+from domain.events import Level
+from domain.hands import sorted_codes
+from domain.state import BidKind, How, KittyState, Outcome, Phase, State, Status
 
 
 class SeatView(msgspec.Struct, frozen=True):
@@ -24,7 +29,7 @@ class SeatView(msgspec.Struct, frozen=True):
 
 class BidView(msgspec.Struct, frozen=True, omit_defaults=True):
     seat: int
-    bid: str
+    bid: BidKind
     round: int
     suit: str | None = None
     alone: bool | None = None
@@ -49,7 +54,7 @@ class OutcomeView(msgspec.Struct, frozen=True):
     alone: int | None
     defender: int | None
     tricks: int
-    how: str
+    how: How
     team: int
     points: int
     score: list[int]
@@ -58,20 +63,20 @@ class OutcomeView(msgspec.Struct, frozen=True):
 class View(msgspec.Struct, frozen=True):
     code: str
     seq: int
-    status: str
+    status: Status
     you: int | None
     host: str | None
     seats: list[SeatView]
     settings: dict[str, str]
-    bots: str
+    bots: Level
     score: list[int]
     hand_no: int
     deal_no: int
-    phase: str
+    phase: Phase
     dealer: int | None
     turn: int | None
     up: str | None
-    kitty_state: str | None
+    kitty_state: KittyState | None
     trump: str | None
     maker: int | None
     alone: int | None
@@ -85,7 +90,7 @@ class View(msgspec.Struct, frozen=True):
     leader: int | None
     tricks: list[TrickView]
     taken: list[int]
-    can: dict[str, dict]
+    can: dict[str, dict[str, Any]]
     outcome: OutcomeView | None
     hands: list[OutcomeView]
     ready: list[bool]
@@ -146,7 +151,7 @@ def view(s: State, seat: int | None) -> View:
             BidView(b.seat, b.bid, b.round, _suit(b.suit), b.alone if b.bid != "pass" else None)
             for b in s.bids
         ],
-        hand=[CODES[c] for c in sorted(cards_of(hand), key=lambda c: sort_key(c, s.trump))],
+        hand=sorted_codes(hand, s.trump),
         buried=_card(s.buried) if seat is not None and seat == s.dealer else None,
         counts=[count(h) for h in s.hands],
         trick=[CardAt(n, CODES[c]) for n, c in s.trick],

@@ -1,0 +1,216 @@
+"""Bidding, both rounds (docs/euchre.md "Bidding: round one", "Bidding: round two", "Stick the
+dealer", "Going alone", "Canadian loner"): who may order, call, pass or go alone, and what
+making trump does to the up card, the dealer's hand and who sits out."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from msgspec.structs import replace
+
+from domain import commands as cmd
+from domain import events as ev
+from domain.cards import SUIT_NAMES, SUITS, SuitCode
+from domain.defend import after_making
+from domain.errors import IllegalMove
+from domain.hands import with_card
+from domain.phases import Evolve, PhaseRules, no_options
+from domain.state import Bid, State, partner
+
+
+def _turned(s: State) -> int:
+    """The up card's suit: ordered in round one, barred in round two."""
+    assert s.up is not None
+    return s.up // 6
+
+
+def must_alone(s: State, seat: int) -> bool:
+    """The Canadian loner: the dealer's partner may order the card up only by going alone."""
+    return (
+        s.phase == "bid1"
+        and s.settings.canadian == "on"
+        and s.settings.alone == "on"
+        and s.dealer is not None
+        and seat == partner(s.dealer)
+    )
+
+
+def stuck(s: State, seat: int) -> bool:
+    """Stick the dealer: everyone else passed twice, so the dealer must name trump."""
+    return s.phase == "bid2" and seat == s.dealer and s.settings.stick_dealer == "on"
+
+
+def _alone_allowed(s: State, alone: bool) -> None:
+    if alone and s.settings.alone != "on":
+        raise IllegalMove("going alone is off at this table", field="alone", allowed=["false"])
+
+
+def order(s: State, c: cmd.Order) -> ev.Event:
+    _alone_allowed(s, c.alone)
+    if must_alone(s, c.seat) and not c.alone:
+        raise IllegalMove(
+            "as the dealer's partner you may order it up only by going alone (Canadian loner)",
+            field="alone",
+            allowed=["true"],
+        )
+    return ev.TrumpOrdered(seat=c.seat, suit=SUITS[_turned(s)], alone=c.alone)
+
+
+def call(s: State, c: cmd.Call) -> ev.Event:
+    _alone_allowed(s, c.alone)
+    turned = _turned(s)
+    if c.suit not in SUITS:
+        raise IllegalMove(f"{c.suit!r} is not a suit", field="suit", allowed=list(SUITS))
+    if SUITS.index(c.suit) == turned:
+        raise IllegalMove(
+            f"{SUIT_NAMES[turned]} was turned down; call another suit",
+            field="suit",
+            allowed=[x for x in SUITS if x != SUITS[turned]],
+        )
+    return ev.TrumpCalled(seat=c.seat, suit=c.suit, alone=c.alone)
+
+
+def pass_bid(s: State, c: cmd.Pass) -> ev.Event:
+    if stuck(s, c.seat):
+        raise IllegalMove("the dealer must call trump (stick the dealer)")
+    return ev.BidPassed(seat=c.seat, round=1 if s.phase == "bid1" else 2)
+
+
+def _open_suits(s: State) -> list[SuitCode]:
+    turned = _turned(s)
+    return [x for i, x in enumerate(SUITS) if i != turned]
+
+
+def _legal_one(s: State, seat: int) -> list[cmd.Command]:
+    out: list[cmd.Command] = [cmd.Pass(seat=seat)]
+    if not must_alone(s, seat):
+        out.append(cmd.Order(seat=seat, alone=False))
+    if s.settings.alone == "on":
+        out.append(cmd.Order(seat=seat, alone=True))
+    return out
+
+
+def _legal_two(s: State, seat: int) -> list[cmd.Command]:
+    out: list[cmd.Command] = [] if stuck(s, seat) else [cmd.Pass(seat=seat)]
+    for suit in _open_suits(s):
+        out.append(cmd.Call(seat=seat, suit=suit, alone=False))
+        if s.settings.alone == "on":
+            out.append(cmd.Call(seat=seat, suit=suit, alone=True))
+    return out
+
+
+def _order_options(s: State, orders: list[cmd.Order]) -> dict[str, Any]:
+    alone = any(o.alone for o in orders)
+    return {"alone": alone, "must_alone": alone and all(o.alone for o in orders)}
+
+
+def _call_options(s: State, calls: list[cmd.Call]) -> dict[str, Any]:
+    return {
+        "suits": list(dict.fromkeys(c.suit for c in calls)),
+        "alone": any(c.alone for c in calls),
+    }
+
+
+def _fallback_one(s: State, seat: int) -> cmd.Command:
+    return cmd.Pass(seat=seat)
+
+
+def _fallback_two(s: State, seat: int) -> cmd.Command:
+    """A stuck dealer calls the first suit open, in S H D C order."""
+    if stuck(s, seat):
+        return cmd.Call(seat=seat, suit=_open_suits(s)[0])
+    return cmd.Pass(seat=seat)
+
+
+def _all_passed_once(s: State) -> ev.Event | None:
+    return ev.UpCardTurnedDown(suit=SUITS[_turned(s)]) if len(s.bids) == 4 else None
+
+
+def _all_passed_twice(s: State) -> ev.Event | None:
+    """Only without stick the dealer can the dealer pass too: the deal is thrown in."""
+    return ev.HandThrownIn(deal_no=s.deal_no) if len(s.bids) == 8 else None
+
+
+def _passed(s: State, e: ev.BidPassed) -> State:
+    return replace(
+        s,
+        seq=s.seq + 1,
+        bids=(*s.bids, Bid(seat=e.seat, round=e.round, bid="pass")),
+        turn=(e.seat + 1) % 4,
+        moves=s.moves + 1,
+    )
+
+
+def _turned_down(s: State, e: ev.UpCardTurnedDown) -> State:
+    assert s.dealer is not None
+    return replace(s, seq=s.seq + 1, phase="bid2", kitty_state="down", turn=(s.dealer + 1) % 4)
+
+
+def _made(s: State, seat: int, suit: SuitCode, alone: bool, round: int) -> State:
+    """A lone maker's partner sits out."""
+    trump = SUITS.index(suit)
+    bid = Bid(
+        seat=seat, round=round, bid="order" if round == 1 else "call", suit=trump, alone=alone
+    )
+    return replace(
+        s,
+        seq=s.seq + 1,
+        bids=(*s.bids, bid),
+        trump=trump,
+        maker=seat,
+        alone=seat if alone else None,
+        sitting=(partner(seat),) if alone else (),
+        moves=s.moves + 1,
+    )
+
+
+def _ordered(s: State, e: ev.TrumpOrdered) -> State:
+    """The dealer picks the up card up and must bury one, unless the dealer is sitting out."""
+    s = _made(s, e.seat, e.suit, e.alone, 1)
+    assert s.dealer is not None and s.up is not None
+    if e.alone and e.seat == partner(s.dealer):
+        return after_making(replace(s, kitty_state="out"))
+    return replace(
+        s,
+        kitty_state="picked",
+        hands=with_card(s, s.dealer, s.up),
+        phase="discard",
+        turn=s.dealer,
+    )
+
+
+def _called(s: State, e: ev.TrumpCalled) -> State:
+    return after_making(_made(s, e.seat, e.suit, e.alone, 2))
+
+
+def _thrown_in(s: State, e: ev.HandThrownIn) -> State:
+    return replace(s, seq=s.seq + 1, phase="deal", turn=None)
+
+
+ROUND_ONE = PhaseRules(
+    kind="bid",
+    asking="to bid",
+    what_now="order it up or pass",
+    moves={cmd.Order: order, cmd.Pass: pass_bid},
+    legal=_legal_one,
+    options={cmd.Order: _order_options, cmd.Pass: no_options},
+    fallback=_fallback_one,
+    follows=(_all_passed_once,),
+)
+ROUND_TWO = PhaseRules(
+    kind="bid",
+    asking="to bid",
+    what_now="call a suit or pass",
+    moves={cmd.Call: call, cmd.Pass: pass_bid},
+    legal=_legal_two,
+    options={cmd.Call: _call_options, cmd.Pass: no_options},
+    fallback=_fallback_two,
+    follows=(_all_passed_twice,),
+)
+EVOLVE: Evolve = {
+    ev.BidPassed: _passed,
+    ev.UpCardTurnedDown: _turned_down,
+    ev.TrumpOrdered: _ordered,
+    ev.TrumpCalled: _called,
+    ev.HandThrownIn: _thrown_in,
+}

@@ -1,0 +1,120 @@
+"""The deal and the pause between hands (docs/euchre.md "The deal", "Between hands", "Hand and
+deal numbers"): who deals, what a fresh deal resets, and who must be ready for the next."""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from domain import commands as cmd
+from domain import events as ev
+from domain.cards import CODES, INDEX
+from domain.errors import Conflict, NotAllowed
+from domain.farmer import asked
+from domain.phases import Decision, Evolve, PhaseRules, no_options
+from domain.scoring import game_won
+from domain.shuffle import dealt
+from domain.state import State
+
+
+def deal(s: State) -> ev.HandDealt:
+    """The next deal from the table's seed; the deal passes left every time, throw-ins too."""
+    deal_no = s.deal_no + 1
+    dealer = (s.first_dealer + s.deal_no) % 4
+    hands, up, kitty = dealt(s.seed, deal_no, dealer)
+    return ev.HandDealt(
+        deal_no=deal_no,
+        dealer=dealer,
+        hands=[[CODES[c] for c in h] for h in hands],
+        up=CODES[up],
+        kitty=[CODES[c] for c in kitty],
+    )
+
+
+def ready(s: State, c: cmd.Ready) -> ev.Event:
+    if s.ready[c.seat]:
+        raise Conflict("you are already ready for the next hand")
+    return ev.PlayerReady(seat=c.seat)
+
+
+def deal_now(s: State, c: cmd.DealNow) -> ev.Event:
+    if c.seat != s.host_seat():
+        raise NotAllowed("only the host may deal the next hand without waiting")
+    return deal(s)
+
+
+def _legal(s: State, seat: int) -> list[cmd.Command]:
+    out: list[cmd.Command] = [] if s.ready[seat] else [cmd.Ready(seat=seat)]
+    if seat == s.host_seat():
+        out.append(cmd.DealNow(seat=seat))
+    return out
+
+
+def _not_ready(s: State) -> list[Decision]:
+    """Every seat not yet ready is deciding at once."""
+    return [
+        Decision(seat=n, kind="ready", key=f"{s.deal_no}.ready.{n}")
+        for n in range(4)
+        if not s.ready[n]
+    ]
+
+
+def _fallback(s: State, seat: int) -> cmd.Command:
+    return cmd.Ready(seat=seat)
+
+
+def _everyone_ready(s: State) -> ev.Event | None:
+    return deal(s) if all(s.ready) else None
+
+
+def _dealt(s: State, e: ev.HandDealt) -> State:
+    hands = [0, 0, 0, 0]
+    for seat, cards in enumerate(e.hands):
+        for code in cards:
+            hands[seat] |= 1 << INDEX[code]
+    farmers = asked(s.settings, hands, e.dealer)
+    return replace(
+        s,
+        seq=s.seq + 1,
+        deal_no=e.deal_no,
+        dealer=e.dealer,
+        hands=(hands[0], hands[1], hands[2], hands[3]),
+        up=INDEX[e.up],
+        kitty=tuple(INDEX[c] for c in e.kitty),
+        kitty_state="up",
+        phase="farmer" if farmers else "bid1",
+        turn=farmers[0] if farmers else (e.dealer + 1) % 4,
+        asked=farmers,
+        trump=None,
+        maker=None,
+        alone=None,
+        defender=None,
+        sitting=(),
+        bids=(),
+        buried=None,
+        trick=(),
+        leader=None,
+        tricks=(),
+        taken=(0, 0),
+        moves=0,
+        ready=(False, False, False, False),
+    )
+
+
+def _player_ready(s: State, e: ev.PlayerReady) -> State:
+    r = list(s.ready)
+    r[e.seat] = True
+    return replace(s, seq=s.seq + 1, ready=(r[0], r[1], r[2], r[3]))
+
+
+SCORED = PhaseRules(
+    kind="ready",
+    moves={cmd.Ready: ready, cmd.DealNow: deal_now},
+    legal=_legal,
+    options={cmd.Ready: no_options, cmd.DealNow: no_options},
+    fallback=_fallback,
+    follows=(game_won, _everyone_ready),
+    everyone=_not_ready,
+)
+# The instant after a throw-in or the start: the next deal follows at once.
+DEALING = PhaseRules(follows=(deal,))
+EVOLVE: Evolve = {ev.HandDealt: _dealt, ev.PlayerReady: _player_ready}

@@ -1,0 +1,44 @@
+"""The dealer's discard after picking up in round one (docs/euchre.md "Bidding: round one"):
+any one of the six cards, the up card included; only the dealer sees which."""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from domain import commands as cmd
+from domain import events as ev
+from domain.cards import CODES, INDEX, cards_of
+from domain.defend import after_making
+from domain.hands import cards_options, held, without
+from domain.phases import Evolve, PhaseRules
+from domain.state import State
+
+
+def bury(s: State, c: cmd.Discard) -> ev.Event:
+    return ev.CardBuried(seat=c.seat, card=CODES[held(s, c.seat, c.card)])
+
+
+def _legal(s: State, seat: int) -> list[cmd.Command]:
+    return [cmd.Discard(seat=seat, card=CODES[c]) for c in cards_of(s.hands[seat])]
+
+
+def _fallback(s: State, seat: int) -> cmd.Command:
+    return cmd.Discard(seat=seat, card=CODES[cards_of(s.hands[seat])[0]])
+
+
+def _buried(s: State, e: ev.CardBuried) -> State:
+    card = INDEX[e.card]
+    s = replace(s, seq=s.seq + 1, hands=without(s, e.seat, card), buried=card, moves=s.moves + 1)
+    return after_making(s)
+
+
+RULES = PhaseRules(
+    kind="discard",
+    asking="to discard",
+    what_now="discard a card",
+    moves={cmd.Discard: bury},
+    legal=_legal,
+    options={cmd.Discard: cards_options},
+    fallback=_fallback,
+)
+EVOLVE: Evolve = {ev.CardBuried: _buried}

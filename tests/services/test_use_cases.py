@@ -1,0 +1,115 @@
+"""The table use cases (services/tables.py) and a bot's turn (services/bots/turns.py), on the
+in-memory event store: what they decide and append, without a server."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain import commands as cmd
+from domain import events as ev
+from domain.codec import to_event
+from domain.errors import IllegalMove, NotAllowed
+from domain.state import State
+from infra.memory_store import MemoryEventStore
+from services.bots.turns import Scheduler, play_turn
+from services.tables import NoSuchTable, Stale, Tables
+
+pytestmark = pytest.mark.anyio
+SEED = "5e" * 32
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+async def logged(store: MemoryEventStore, code: str) -> list[ev.Event]:
+    return [to_event(r.type, r.data) for r in await store.read(code)]
+
+
+async def open_table(tables: Tables, code: str = "ABCD") -> State:
+    return await tables.execute(
+        code, cmd.OpenTable(code=code, host="ann", name="Ann", seed=SEED, settings={})
+    )
+
+
+async def test_opening_a_table_appends_its_events_and_loads_from_them() -> None:
+    store = MemoryEventStore()
+    tables = Tables(store)
+    after = await open_table(tables)
+
+    assert [type(e) for e in await logged(store, "ABCD")] == [ev.TableOpened, ev.SeatTaken]
+    assert after.seq == 2 and after.host == "ann"
+    assert await Tables(store).load("ABCD") == after  # another process folds the same state
+
+
+async def test_a_table_never_opened_is_no_such_table() -> None:
+    tables = Tables(MemoryEventStore())
+    with pytest.raises(NoSuchTable):
+        await tables.load("NOPE")
+    with pytest.raises(NoSuchTable):
+        await tables.execute("NOPE", cmd.StartGame(player="ann"))
+
+
+async def test_a_refused_command_appends_nothing() -> None:
+    store = MemoryEventStore()
+    tables = Tables(store)
+    await open_table(tables)
+
+    with pytest.raises(NotAllowed):
+        await tables.execute("ABCD", cmd.StartGame(player="bob"))
+    with pytest.raises(IllegalMove):
+        await tables.execute("ABCD", cmd.TakeSeat(player="bob", name="Bob", seat=7))
+    assert await store.last_seq("ABCD") == 2
+
+
+async def test_a_command_decided_on_an_old_seq_is_stale_and_appends_nothing() -> None:
+    store = MemoryEventStore()
+    tables = Tables(store)
+    await open_table(tables)
+    await tables.execute("ABCD", cmd.TakeSeat(player="bob", name="Bob", seat=1))
+
+    with pytest.raises(Stale):
+        await tables.execute("ABCD", cmd.StartGame(player="ann"), expected_seq=2)
+    assert await store.last_seq("ABCD") == 3
+
+
+async def test_a_process_decides_on_what_another_appended_since_it_last_looked() -> None:
+    store = MemoryEventStore()
+    here, there = Tables(store), Tables(store)
+    await open_table(here)
+    await there.execute("ABCD", cmd.TakeSeat(player="bob", name="Bob", seat=1))
+
+    with pytest.raises(Exception, match="seat 1 is taken"):
+        await here.execute("ABCD", cmd.TakeSeat(player="cy", name="Cy", seat=1))
+    after = await here.execute("ABCD", cmd.TakeSeat(player="cy", name="Cy", seat=2))
+    assert [seat.player for seat in after.seats] == ["ann", "bob", "cy", None]
+
+
+async def test_each_commit_schedules_the_bot_decisions_it_leaves_pending() -> None:
+    sent: list[tuple[str, str, float]] = []
+    scheduler = Scheduler(lambda code, key, delay: sent.append((code, key, delay)), scale=0)
+    store = MemoryEventStore()
+    tables = Tables(store, on_commit=scheduler)
+    await open_table(tables)
+    await tables.execute("ABCD", cmd.LeaveSeat(player="ann", seat=0))
+    assert sent == []
+
+    state = await tables.execute("ABCD", cmd.StartGame(player="ann"))
+    assert state.status == "playing"
+    assert sent == [("ABCD", f"1.0.{state.turn}", 0.0)]
+
+
+async def test_a_bot_turn_plays_once_and_a_stale_key_moves_on() -> None:
+    store = MemoryEventStore()
+    tables = Tables(store)
+    await open_table(tables)
+    await tables.execute("ABCD", cmd.LeaveSeat(player="ann", seat=0))
+    state = await tables.execute("ABCD", cmd.StartGame(player="ann"))
+    key = f"{state.deal_no}.{state.moves}.{state.turn}"
+
+    assert await play_turn(tables, "ABCD", key) == "played"
+    seq = await store.last_seq("ABCD")
+    assert seq > state.seq
+    assert await play_turn(tables, "ABCD", key) == "moved on"
+    assert await store.last_seq("ABCD") == seq
