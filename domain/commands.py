@@ -21,12 +21,14 @@ class OpenTable(Command, tag="open"):
     seat: int = 0
     settings: dict | None = None
     bots: Level = "medium"
+    registered: bool = False
 
 
 class TakeSeat(Command, tag="sit"):
     player: str
     name: str
     seat: int
+    registered: bool = False
 
 
 class LeaveSeat(Command, tag="stand"):

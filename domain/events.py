@@ -33,10 +33,13 @@ class TableOpened(Event):
     seed_hash: str
 
 
-class SeatTaken(Event):
+class SeatTaken(Event, omit_defaults=True):
+    """`registered`: the name is a registered player's, not a guest's (absent in older logs)."""
+
     seat: int
     player: str
     name: str
+    registered: bool = False
 
 
 class SeatLeft(Event):

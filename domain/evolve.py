@@ -35,9 +35,9 @@ def _table_opened(s: State, e: ev.TableOpened) -> State:
 def _seat_taken(s: State, e: ev.SeatTaken) -> State:
     old = s.seats[e.seat]
     if s.status == "waiting":
-        seat = Seat(player=e.player, name=e.name)
+        seat = Seat(player=e.player, name=e.name, registered=e.registered)
     else:  # back from away: the covering bot steps aside
-        seat = Seat(player=e.player, name=e.name, bot=old.bot)
+        seat = Seat(player=e.player, name=e.name, bot=old.bot, registered=e.registered)
     ready = s.ready
     if s.phase == "scored" and old.is_bot:
         ready = _set(ready, e.seat, False)

@@ -48,4 +48,3 @@ def stable_states(records: Iterable[Any], state: State) -> Iterator[State]:
         s = evolve(s, to_event(r.type, r.data))
         if consequence(s) is None:
             yield s
-
