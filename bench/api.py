@@ -136,8 +136,8 @@ def main() -> None:
         migrate(url)
         code = (
             "import uvicorn; from services.api.app import create_app; "
-            f"uvicorn.run(create_app({url!r}, {REDIS!r}), host='127.0.0.1', port={port}, "
-            "log_level='warning')"
+            f"uvicorn.run(create_app({url!r}, {REDIS!r}, rate_limits=None), host='127.0.0.1', "
+            f"port={port}, log_level='warning')"
         )
         server = subprocess.Popen([sys.executable, "-c", code])
         base = f"http://127.0.0.1:{port}"

@@ -23,12 +23,14 @@ class OpenTable(Command, frozen=True, tag="open"):
     seat: int = 0
     settings: dict[str, Any] | None = None
     bots: Level = "medium"
+    registered: bool = False
 
 
 class TakeSeat(Command, frozen=True, tag="sit"):
     player: str
     name: str
     seat: int
+    registered: bool = False
 
 
 class LeaveSeat(Command, frozen=True, tag="stand"):

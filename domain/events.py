@@ -35,10 +35,13 @@ class TableOpened(Event, frozen=True):
     seed_hash: str
 
 
-class SeatTaken(Event, frozen=True):
+class SeatTaken(Event, frozen=True, omit_defaults=True):
+    """`registered`: the name is a registered player's, not a guest's (absent in older logs)."""
+
     seat: int
     player: str
     name: str
+    registered: bool = False
 
 
 class SeatLeft(Event, frozen=True):

@@ -51,7 +51,7 @@ def open_table(s: State, c: cmd.OpenTable) -> list[ev.Event]:
         ev.TableOpened(
             code=c.code, host=c.host, settings=settings, bots=c.bots, seed=c.seed, seed_hash=digest
         ),
-        ev.SeatTaken(seat=c.seat, player=c.host, name=c.name),
+        ev.SeatTaken(seat=c.seat, player=c.host, name=c.name, registered=c.registered),
     ]
 
 
@@ -62,7 +62,9 @@ def take_seat(s: State, c: cmd.TakeSeat) -> list[ev.Event]:
         raise Conflict("the game is over")
     if s.status == "playing":
         if seat.player == c.player and seat.away:
-            return [ev.SeatTaken(seat=c.seat, player=c.player, name=c.name)]
+            return [
+                ev.SeatTaken(seat=c.seat, player=c.player, name=c.name, registered=c.registered)
+            ]
         raise Conflict(f"seat {c.seat} is taken; during a game you can only return to your own")
     if seat.player == c.player:
         raise Conflict(f"you already sit in seat {c.seat}")
@@ -70,7 +72,7 @@ def take_seat(s: State, c: cmd.TakeSeat) -> list[ev.Event]:
         raise Conflict(f"seat {c.seat} is taken")
     moved = s.seat_of(c.player)
     out: list[ev.Event] = [] if moved is None else [ev.SeatLeft(seat=moved, player=c.player)]
-    return [*out, ev.SeatTaken(seat=c.seat, player=c.player, name=c.name)]
+    return [*out, ev.SeatTaken(seat=c.seat, player=c.player, name=c.name, registered=c.registered)]
 
 
 def leave_seat(s: State, c: cmd.LeaveSeat) -> list[ev.Event]:
@@ -153,9 +155,9 @@ def _taken(s: State, e: ev.SeatTaken) -> State:
     hands the player, no longer a bot, has yet to say they are ready."""
     old = s.seats[e.seat]
     if s.status == "waiting":
-        seat = Seat(player=e.player, name=e.name)
+        seat = Seat(player=e.player, name=e.name, registered=e.registered)
     else:
-        seat = Seat(player=e.player, name=e.name, bot=old.bot)
+        seat = Seat(player=e.player, name=e.name, bot=old.bot, registered=e.registered)
     ready = _ready(s, e.seat, False) if s.phase == "scored" and old.is_bot else s.ready
     return replace(s, seq=s.seq + 1, seats=_seats(s, e.seat, seat), ready=ready)
 

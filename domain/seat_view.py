@@ -25,6 +25,7 @@ class SeatView(msgspec.Struct, frozen=True):
     name: str | None
     bot: str | None
     away: bool
+    registered: bool = False  # a registered player's seat; a guest's or a bot's is not
 
 
 class BidView(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -131,7 +132,10 @@ def view(s: State, seat: int | None) -> View:
         status=s.status,
         you=seat,
         host=s.host,
-        seats=[SeatView(n, x.player, x.name, x.bot, x.away) for n, x in enumerate(s.seats)],
+        seats=[
+            SeatView(n, x.player, x.name, x.bot, x.away, x.registered)
+            for n, x in enumerate(s.seats)
+        ],
         settings=msgspec.structs.asdict(s.settings),
         bots=s.bots,
         score=list(s.score),

@@ -30,6 +30,7 @@ class Seat(msgspec.Struct, frozen=True, gc=False):
     name: str | None = None
     bot: str | None = None
     away: bool = False
+    registered: bool = False
 
     @property
     def is_bot(self) -> bool:

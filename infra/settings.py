@@ -6,10 +6,31 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import msgspec
+from limits import parse_many
 
 
 class SettingsError(ValueError):
     """A variable holds a value the service cannot use; the message names it and what is allowed."""
+
+
+class RateLimits(msgspec.Struct, frozen=True, kw_only=True):
+    """How often one caller may do each costly or spammable thing, as `limits` expressions
+    ("10/minute;60/hour": both hold); None turns that one off.
+
+    Sized for people, and for the bots others write against the API: a family behind one
+    address signs up a few guests and opens a few tables; a program playing at full speed
+    makes a few moves a second (a game is about a hundred of a seat's moves). Sign-ins are
+    counted before the password is checked, so they also bound the Argon2 work one name or
+    address can cause.
+    """
+
+    sign_ins_per_name: str | None = "10/minute;60/hour"
+    sign_ins_per_address: str | None = "30/minute;300/hour"
+    sign_ups_per_address: str | None = "20/minute;200/hour"
+    tables_per_address: str | None = "30/minute;300/hour"
+    tables_per_player: str | None = "10/minute;60/hour"
+    moves_per_player: str | None = "25/second;600/minute"
+    chat_per_player: str | None = "5/10 seconds;60/minute"
 
 
 class Settings(msgspec.Struct, frozen=True, kw_only=True):
@@ -27,6 +48,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     data_dir: Path = Path("var")
     host: str = "127.0.0.1"
     port: int = 8000
+    rate_limits: RateLimits | None = RateLimits()
+    secure_cookies: str = "auto"
 
     def broker(self, redis_url: str) -> str:
         """Where bot turns queue: the configured broker, else the Redis in use."""
@@ -45,6 +68,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             text = environ.get(variable, "").strip()
             if text:
                 values[field] = _parse(variable, text, parse)
+        values["rate_limits"] = _rate_limits(environ)
         settings = cls(**values)
         return msgspec.structs.replace(settings, data_dir=settings.data_dir.absolute())
 
@@ -111,6 +135,46 @@ def _port(text: str) -> int:
     return int(text)
 
 
+def _switch(text: str) -> bool:
+    if text.lower() not in ("on", "off"):
+        raise ValueError("expected on or off")
+    return text.lower() == "on"
+
+
+def _secure(text: str) -> str:
+    if text.lower() not in ("auto", "on", "off"):
+        raise ValueError(
+            "expected auto (Secure when the request came over HTTPS, as the proxy says), on or off"
+        )
+    return text.lower()
+
+
+def _limit(text: str) -> str | None:
+    if text.lower() == "off":
+        return None
+    try:
+        parse_many(text)
+    except ValueError:
+        raise ValueError(
+            "expected a rate such as 10/minute, 5 per 10 seconds or 10/minute;60/hour, or off"
+        ) from None
+    return text
+
+
+def _rate_limits(environ: Mapping[str, str]) -> RateLimits | None:
+    """EUCHRE_RATE_LIMITS=off turns every limit off; EUCHRE_LIMIT_<NAME> overrides one."""
+    text = environ.get("EUCHRE_RATE_LIMITS", "").strip()
+    if text and not _parse("EUCHRE_RATE_LIMITS", text, _switch):
+        return None
+    values = {}
+    for field in RateLimits.__struct_fields__:
+        variable = f"EUCHRE_LIMIT_{field.upper()}"
+        text = environ.get(variable, "").strip()
+        if text:
+            values[field] = _parse(variable, text, _limit)
+    return RateLimits(**values)
+
+
 _VARIABLES: dict[str, tuple[str, Callable[[str], object], str]] = {
     "EUCHRE_DATABASE_URL": (
         "database_url",
@@ -139,9 +203,21 @@ _VARIABLES: dict[str, tuple[str, Callable[[str], object], str]] = {
     ),
     "EUCHRE_HOST": ("host", str, "address `serve` listens on (default 127.0.0.1)"),
     "EUCHRE_PORT": ("port", _port, "port `serve` listens on (default 8000)"),
+    "EUCHRE_SECURE_COOKIES": (
+        "secure_cookies",
+        _secure,
+        "auto (default): the sign-in cookie is Secure when the request came over HTTPS; on; off",
+    ),
 }
 
 
 def described() -> list[tuple[str, str]]:
     """Each variable the service reads, with what it does: for `--help` and the docs."""
-    return [(variable, text) for variable, (_, _, text) in _VARIABLES.items()]
+    return [(variable, text) for variable, (_, _, text) in _VARIABLES.items()] + [
+        ("EUCHRE_RATE_LIMITS", "on (default) or off: every rate limit at once (off for benches)"),
+        (
+            "EUCHRE_LIMIT_<NAME>",
+            "one limit's rate, e.g. EUCHRE_LIMIT_SIGN_UPS_PER_ADDRESS=20/minute, or off "
+            "(names: " + ", ".join(f.upper() for f in RateLimits.__struct_fields__) + ")",
+        ),
+    ]

@@ -67,7 +67,13 @@ def _serve(args: argparse.Namespace, settings: Settings) -> int:
             threads=args.bot_threads,
         )
         with bots:
-            app = create_app(endpoints.database_url, endpoints.redis_url, bots.scheduler)
+            app = create_app(
+                endpoints.database_url,
+                endpoints.redis_url,
+                bots.scheduler,
+                rate_limits=settings.rate_limits,
+                secure_cookies=settings.secure_cookies,
+            )
             server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
             shown = f"[{host}]" if ":" in host else host
             # uvicorn re-raises the signal that stopped it once it has shut down cleanly; one

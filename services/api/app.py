@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import redis.asyncio as aioredis
 from litestar import Litestar
 from litestar.openapi import OpenAPIConfig
+from sqlalchemy import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from domain.events import Event
@@ -20,10 +21,14 @@ from infra.eventstore import EventStore
 from infra.idempotency import Replies
 from infra.lobby import Lobby
 from infra.players import Players
+from infra.settings import RateLimits
 from services.api.contract import SECURITY_SCHEMES, finish
 from services.api.decoding import MAX_BODY, StrictBody
 from services.api.edge import edge
+from services.api.headers import security_headers
 from services.api.health import health
+from services.api.limits import Limiter
+from services.api.media import json_bodies
 from services.api.players import PlayersController
 from services.api.problems import EXCEPTION_HANDLERS
 from services.api.stream import KEEP_ALIVE, POLL, Feeds, StreamController
@@ -66,10 +71,14 @@ def create_app(
     on_commit: OnCommit | None = None,
     stream_poll: float = POLL,
     keep_alive: float = KEEP_ALIVE,
+    rate_limits: RateLimits | None = RateLimits(),  # noqa: B008 (frozen)
+    secure_cookies: str = "auto",
 ) -> Litestar:
     """The API for the database at `database_url` (already migrated).
 
     `on_commit` runs after each command's events commit (the bots' scheduler hooks in here).
+    `rate_limits` None turns the limits off; `secure_cookies` is auto, on or off (see
+    services.api.auth.secure).
     """
 
     @contextlib.asynccontextmanager
@@ -77,6 +86,10 @@ def create_app(
         engine = create_engine(database_url, pool_size=10, max_overflow=20)
         store = EventStore(engine)
         redis = aioredis.from_url(redis_url) if redis_url else None
+        app.state.secure_cookies = secure_cookies
+        if rate_limits is not None:
+            prefix = f"euchre-limits:{make_url(database_url).database}"
+            app.state.limiter = Limiter(rate_limits, redis, redis_url, prefix)
         async with Doorbell(engine) as doorbell:
             tables = Tables(store, on_commit)
             lobby = Lobby(engine, store)
@@ -106,6 +119,7 @@ def create_app(
     app = Litestar(
         route_handlers=[PlayersController, TablesController, StreamController, health, web],
         exception_handlers=EXCEPTION_HANDLERS,
+        guards=[json_bodies],
         lifespan=[lifespan],
         # Every body goes through one strict decoder; answers are encoded as their types say.
         dto=StrictBody,
@@ -121,5 +135,5 @@ def create_app(
         ),
     )
     finish(app)
-    app.asgi_handler = edge(app.asgi_handler)
+    app.asgi_handler = security_headers(edge(app.asgi_handler))
     return app

@@ -6,31 +6,42 @@ from litestar import Controller, Request, Response, get, post
 from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath, JSONBody
 
+from infra.names import BadName
 from infra.players import BadLogin, NameTaken, Player
+from services.api import auth
 from services.api.auth import current_player, token_cookie
 from services.api.bodies import Login, NewPlayer, PlayerInfo, SignedIn
 from services.api.contract import ALWAYS, SIGNED_IN, problems
+from services.api.limits import limited
 from services.api.problems import Problem
 
 BODY = (413, 415, 422, 429)
 
 
-def _signed_in(player, token: str, status: int) -> Response[SignedIn]:
+def _signed_in(request: Request, player, token: str, status: int) -> Response[SignedIn]:
     body = SignedIn(id=player.id, name=player.name, token=token)
-    return Response(body, status_code=status, cookies=[token_cookie(token)])
+    cookie = token_cookie(token, auth.secure(request))
+    return Response(body, status_code=status, cookies=[cookie])
 
 
 class PlayersController(Controller):
     path = "/api"
     tags = ["players"]
 
-    @post("/players", status_code=201, responses=problems(*ALWAYS, *BODY, 409))
+    @post(
+        "/players",
+        status_code=201,
+        responses=problems(*ALWAYS, *BODY, 409),
+        guards=[limited("sign_ups_per_address")],
+    )
     async def create(self, request: Request, data: JSONBody[NewPlayer]) -> Response[SignedIn]:
         """A guest, or with a password (8+ characters) a registered, unique name."""
         try:
             player, token = await request.app.state.services.players.create(
-                data.name.strip(), data.password
+                data.name, data.password
             )
+        except BadName as error:
+            raise Problem(422, f"name: {error}", field="name") from None
         except NameTaken:
             raise Problem(
                 409,
@@ -38,17 +49,36 @@ class PlayersController(Controller):
                 "POST /api/sessions or pick another",
                 field="name",
             ) from None
-        return _signed_in(player, token, 201)
+        return _signed_in(request, player, token, 201)
 
-    @post("/sessions", status_code=200, responses=problems(*ALWAYS, *BODY, 401))
+    @post(
+        "/sessions",
+        status_code=200,
+        responses=problems(*ALWAYS, *BODY, 401),
+        guards=[limited("sign_ins_per_address", "sign_ins_per_name")],
+    )
     async def sign_in(self, request: Request, data: JSONBody[Login]) -> Response[SignedIn]:
         try:
-            player, token = await request.app.state.services.players.login(
-                data.name.strip(), data.password
-            )
+            player, token = await request.app.state.services.players.login(data.name, data.password)
         except BadLogin:
             raise Problem(401, "that name and password don't match", field="password") from None
-        return _signed_in(player, token, 200)
+        return _signed_in(request, player, token, 200)
+
+    @post(
+        "/sessions/logout",
+        status_code=204,
+        security=SIGNED_IN,
+        responses=problems(*ALWAYS, 401, 403, 413, 415),
+    )
+    async def sign_out(self, request: Request) -> None:
+        """Forget this browser's sign-in: the token stops working and the cookie is cleared.
+        Signed out already (or never signed in), it clears the cookie all the same.
+
+        Annotated None so /schema says the 204 has no body; the Response carries the cookie."""
+        token = auth.token(request)
+        if token is not None:
+            await request.app.state.services.players.revoke(token)
+        return Response(None, status_code=204, cookies=[auth.cleared_cookie(auth.secure(request))])
 
     @get(
         "/players/me",

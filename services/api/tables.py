@@ -32,6 +32,7 @@ from services.api.bodies import (
 )
 from services.api.contract import OPTIONAL, READ, SIGNED_IN, WRITE, problems
 from services.api.idempotency import HEADER, fingerprint, once
+from services.api.limits import limited
 from services.api.problems import Problem
 from services.tables import Tables
 
@@ -65,7 +66,13 @@ class TablesController(Controller):
     tags = ["tables"]
     dependencies = {"player": Provide(current_player)}
 
-    @post("/", status_code=201, responses=problems(*WRITE, 429), security=SIGNED_IN)
+    @post(
+        "/",
+        status_code=201,
+        responses=problems(*WRITE, 429),
+        security=SIGNED_IN,
+        guards=[limited("tables_per_address", "tables_per_player")],
+    )
     async def open(
         self, request: Request, player: NamedDependency[Player], data: JSONBody[NewTable]
     ) -> View:
@@ -81,6 +88,7 @@ class TablesController(Controller):
                 code=code,
                 host=player.id,
                 name=player.name,
+                registered=player.registered,
                 seed=secrets.token_hex(32),
                 seat=data.seat,
                 settings=None if data.settings is None else data.settings.chosen(),
@@ -132,7 +140,9 @@ class TablesController(Controller):
         seat: FromPath[SeatNo],
         player: NamedDependency[Player],
     ) -> View:
-        command = cmd.TakeSeat(player=player.id, name=player.name, seat=seat)
+        command = cmd.TakeSeat(
+            player=player.id, name=player.name, seat=seat, registered=player.registered
+        )
         return seat_view(await _tables(request).execute(table_code(code), command), player)
 
     @delete(
@@ -184,7 +194,13 @@ class TablesController(Controller):
         command = cmd.StartGame(player=player.id)
         return seat_view(await _tables(request).execute(table_code(code), command), player)
 
-    @post("/{code:str}/moves", status_code=200, responses=problems(*WRITE, 429), security=SIGNED_IN)
+    @post(
+        "/{code:str}/moves",
+        status_code=200,
+        responses=problems(*WRITE, 429),
+        security=SIGNED_IN,
+        guards=[limited("moves_per_player")],
+    )
     async def move(
         self,
         request: Request,

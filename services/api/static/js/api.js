@@ -43,6 +43,7 @@ const t = (code) => `/api/tables/${encodeURIComponent(code)}`;
 export const api = {
   newPlayer: (name) => call('POST', '/api/players', { name }),
   whoAmI: () => call('GET', '/api/players/me'),
+  logout: () => call('POST', '/api/sessions/logout'),
   waiting: () => call('GET', '/api/tables'),
   open: (body) => call('POST', '/api/tables', body),
   table: (code) => call('GET', t(code)),

@@ -2,7 +2,7 @@
 
 import { api } from './api.js';
 import { h, fill, Parts } from './dom.js';
-import { becomePlayer, forget, me } from './me.js';
+import { becomePlayer, forget, me, signOut } from './me.js';
 import { bar, go, StatusLine } from './nav.js';
 import { DEFAULT_RULES, HOUSE_RULES, LEVELS, levelName, ruleChips } from './rules.js';
 
@@ -25,7 +25,7 @@ export function mountLobby(root) {
     if (who) {
       fill(whoEl,
         h('p.who-line', {}, 'Playing as ', h('strong', {}, who.name)),
-        h('button.link', { type: 'button', onclick: () => { forget(); drawWho(); nameInput.focus(); } }, 'Change name'));
+        h('button.link', { type: 'button', onclick: () => { signOut(); drawWho(); nameInput.focus(); } }, 'Change name'));
     } else {
       fill(whoEl,
         h('label.field', {}, h('span', {}, 'What should the table call you?'), nameInput),

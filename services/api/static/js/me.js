@@ -26,6 +26,13 @@ export function forget() {
   localStorage.removeItem(KEY);
 }
 
+/** Sign out for good: the server revokes the token and clears the cookie, so the next name
+ * typed is a new player. Offline, the name is forgotten here all the same. */
+export function signOut() {
+  forget();
+  return api.logout().catch(() => {});
+}
+
 /** Ask the server who the cookie belongs to, and forget a name it no longer knows (the
  * cookie expired, or the database was reset). True when that changed who we are. */
 export async function checkMe() {

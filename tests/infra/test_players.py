@@ -1,0 +1,101 @@
+"""Players: passwords are checked off the event loop, names are stored cleaned, guests can't pass
+for a registered player, and a revoked token stops working at once."""
+
+import asyncio
+import time
+
+import pytest
+from argon2 import PasswordHasher
+from sqlalchemy import insert
+
+from infra.players import BadLogin, NameTaken, Players
+from infra.players import players as table
+
+pytestmark = pytest.mark.anyio
+
+
+async def time_blocked(work) -> float:
+    """How long, in all, a 5 ms ticker on the event loop ran late while `work` ran."""
+    stalls = [0.0]
+
+    async def ticker() -> None:
+        last = time.perf_counter()
+        while True:
+            await asyncio.sleep(0.005)
+            now = time.perf_counter()
+            stalls.append(now - last - 0.005)
+            last = now
+
+    tick = asyncio.create_task(ticker())
+    await asyncio.sleep(0.02)
+    try:
+        await work
+    finally:
+        tick.cancel()
+    return sum(stalls)
+
+
+async def test_password_checks_leave_the_event_loop_free(engine):
+    players = Players(engine)
+    await players.create("Grace", "hopper-1906")
+
+    async def wrong() -> None:
+        with pytest.raises(BadLogin):
+            await players.login("Grace", "not-her-password")
+
+    started = time.perf_counter()
+    blocked = await time_blocked(asyncio.gather(*(wrong() for _ in range(4))))
+    took = time.perf_counter() - started
+    # On the loop, the Argon2 checks would block it nearly all the time they take; off it,
+    # the loop only waits for the machine's scheduler (generously: half the time, when busy).
+    assert blocked < took / 2, (blocked, took)
+
+
+async def test_names_are_stored_cleaned(engine):
+    players = Players(engine)
+    player, _ = await players.create("  Ada \u00a0  Lovelace ")
+    assert player.name == "Ada Lovelace"
+    decomposed, _ = await players.create("Jose\u0301")
+    assert decomposed.name == "Jos\u00e9"
+    with pytest.raises(ValueError):
+        await players.create("   ")
+
+
+async def test_a_guest_cant_pass_for_a_registered_player(engine):
+    players = Players(engine)
+    await players.create("Grace", "hopper-1906")
+    # The same name in other cases, with a Cyrillic "а", with a full-width "Ｇ".
+    for lookalike in ["Grace", "GRACE", "grace", "Gr\u0430ce", "\uff27race"]:
+        with pytest.raises(NameTaken):
+            await players.create(lookalike)
+    with pytest.raises(NameTaken):  # nor can another registration
+        await players.create("GR\u0410CE", "other-password")
+    guest, _ = await players.create("Gracie")
+    assert not guest.registered
+    # Guests may share a name among themselves.
+    await players.create("Bo")
+    await players.create("Bo")
+
+
+async def test_a_revoked_token_stops_working_at_once(engine):
+    players = Players(engine)
+    player, token = await players.create("Ada")
+    assert await players.by_token(token) == player  # now remembered by this process
+    await players.revoke(token)
+    assert await players.by_token(token) is None
+    assert await Players(engine).by_token(token) is None
+
+
+async def test_a_name_registered_before_the_rules_still_signs_in(engine):
+    old = "A name far longer than twenty-four"
+    async with engine.begin() as conn:
+        await conn.execute(
+            insert(table).values(
+                id="old",
+                name=old,
+                login=old.casefold(),
+                password_hash=PasswordHasher().hash("long-enough"),
+            )
+        )
+    player, _ = await Players(engine).login(f" {old.upper()} ", "long-enough")
+    assert player.id == "old"

@@ -1,0 +1,38 @@
+"""Rate limits and cookie settings read from the environment."""
+
+import pytest
+
+from infra.settings import RateLimits, Settings, SettingsError
+
+
+def test_rate_limits_default_on_and_one_switch_turns_them_off():
+    assert Settings.from_env({}).rate_limits == RateLimits()
+    assert Settings.from_env({"EUCHRE_RATE_LIMITS": "off"}).rate_limits is None
+    assert Settings.from_env({"EUCHRE_RATE_LIMITS": "on"}).rate_limits == RateLimits()
+
+
+def test_each_limit_can_be_changed_or_turned_off():
+    limits = Settings.from_env(
+        {"EUCHRE_LIMIT_SIGN_UPS_PER_ADDRESS": "3/minute", "EUCHRE_LIMIT_MOVES_PER_PLAYER": "off"}
+    ).rate_limits
+    assert limits.sign_ups_per_address == "3/minute"
+    assert limits.moves_per_player is None
+    assert limits.sign_ins_per_name == RateLimits().sign_ins_per_name
+
+
+@pytest.mark.parametrize(
+    ("variable", "value"),
+    [
+        ("EUCHRE_RATE_LIMITS", "maybe"),
+        ("EUCHRE_LIMIT_MOVES_PER_PLAYER", "lots"),
+        ("EUCHRE_SECURE_COOKIES", "always"),
+    ],
+)
+def test_bad_values_name_the_variable(variable, value):
+    with pytest.raises(SettingsError, match=variable):
+        Settings.from_env({variable: value})
+
+
+def test_secure_cookies_default_to_auto():
+    assert Settings.from_env({}).secure_cookies == "auto"
+    assert Settings.from_env({"EUCHRE_SECURE_COOKIES": "ON"}).secure_cookies == "on"

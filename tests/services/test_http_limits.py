@@ -1,0 +1,139 @@
+"""Rate limits: each one holds, answers 429 problem+json with Retry-After, counts per address,
+name or player, is shared by every API process on the database, and can be turned off."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from http_kit import Api, Server
+
+from infra.settings import RateLimits
+from services.api.app import create_app
+
+OFF = {field: None for field in RateLimits.__struct_fields__}
+
+
+def limits(**on: str) -> RateLimits:
+    """Only the named limits, at the given rates; every other one off."""
+    return RateLimits(**{**OFF, **on})
+
+
+@pytest.fixture
+def serve(database_url: str, redis_url: str) -> Iterator:
+    """serve(rate_limits) -> an Api on a new server process-alike over this test's database."""
+    with_servers: list = []
+
+    def start(rate_limits: RateLimits | None) -> Api:
+        server = Server(create_app(database_url, redis_url, rate_limits=rate_limits))
+        url = server.__enter__()
+        http = httpx.Client(base_url=url, timeout=30)
+        with_servers.append((server, http))
+        return Api(http)
+
+    yield start
+    for server, http in with_servers:
+        http.close()
+        server.__exit__(None, None, None)
+
+
+def from_address(address: str) -> dict:
+    # The test servers trust 127.0.0.1 as a proxy (uvicorn's default), as a real one would be.
+    return {"X-Forwarded-For": address}
+
+
+def assert_limited(response: httpx.Response, field: str | None = None) -> dict:
+    assert response.status_code == 429, response.text
+    assert response.headers["content-type"].startswith("application/problem+json")
+    assert 1 <= int(response.headers["retry-after"]) <= 60
+    body = response.json()
+    assert body["status"] == 429 and body["title"] == "Too many requests"
+    assert "try again in" in body["detail"]
+    assert body.get("field") == field
+    return body
+
+
+def sign_up(api: Api, name: str, address: str = "10.0.0.1", **extra) -> httpx.Response:
+    api.http.cookies.clear()
+    return api.http.post(
+        "/api/players", json={"name": name, **extra}, headers=from_address(address)
+    )
+
+
+def test_sign_ups_are_limited_per_address(serve):
+    api = serve(limits(sign_ups_per_address="3/minute"))
+    for n in range(3):
+        assert sign_up(api, f"Guest {n}").status_code == 201
+    body = assert_limited(sign_up(api, "Guest 3"))
+    assert "new players from your address" in body["detail"]
+    assert sign_up(api, "Guest 3", address="10.0.0.2").status_code == 201
+
+
+def test_sign_ins_are_limited_per_name_and_per_address(serve):
+    api = serve(limits(sign_ins_per_name="2/minute", sign_ins_per_address="4/minute"))
+    for name in ("Grace", "Alan"):
+        assert sign_up(api, name, password="long-enough").status_code == 201
+
+    def sign_in(name: str, password: str, address: str) -> httpx.Response:
+        body = {"name": name, "password": password}
+        return api.http.post("/api/sessions", json=body, headers=from_address(address))
+
+    assert sign_in("Grace", "wrong-guess", "10.0.1.1").status_code == 401
+    assert sign_in("GRACE", "wrong-guess", "10.0.1.2").status_code == 401
+    # The name is spent, from any address and with the right password too...
+    assert_limited(sign_in("grace", "long-enough", "10.0.1.3"), field="name")
+    # ...while another name from a fresh address signs in.
+    assert sign_in("Alan", "long-enough", "10.0.1.4").status_code == 200
+    for name in ("Ann", "Bea", "Cy", "Di"):
+        assert sign_in(name, "any-password", "10.0.1.9").status_code == 401
+    body = assert_limited(sign_in("Eve", "any-password", "10.0.1.9"))
+    assert "from your address" in body["detail"]
+
+
+def test_tables_are_limited_per_player_and_per_address(serve):
+    api = serve(limits(tables_per_player="2/minute", tables_per_address="3/minute"))
+    ada, bo = api.player("Ada"), api.player("Bo")
+    for _ in range(2):
+        assert ada.request("POST", "/api/tables", json={}).status_code == 201
+    body = assert_limited(ada.request("POST", "/api/tables", json={}))
+    assert "tables opened by you" in body["detail"]
+    assert bo.request("POST", "/api/tables", json={}).status_code == 201
+    # Three tables have been opened from this address (the refused one doesn't count).
+    assert_limited(bo.request("POST", "/api/tables", json={}))
+
+
+def test_moves_are_limited_per_player(serve):
+    api = serve(limits(moves_per_player="3/minute"))
+    people = [api.player(name) for name in ("Ada", "Bo", "Cy", "Di")]
+    code = people[0].ok("POST", "/api/tables", json={})["code"]
+    for seat, person in enumerate(people[1:], start=1):
+        person.ok("POST", f"/api/tables/{code}/seats/{seat}")
+    people[0].ok("POST", f"/api/tables/{code}/start")
+    for _ in range(3):  # out of turn or not, each counts
+        assert people[0].move(code, {"type": "play", "card": "9S"}).status_code in (409, 422)
+    before = len(api.log(code))
+    assert_limited(people[0].move(code, {"type": "pass"}))
+    assert len(api.log(code)) == before
+    assert people[1].move(code, {"type": "play", "card": "9S"}).status_code in (409, 422)
+
+
+def test_limits_hold_across_api_processes(serve):
+    first = serve(limits(sign_ups_per_address="2/minute"))
+    second = serve(limits(sign_ups_per_address="2/minute"))
+    assert sign_up(first, "One").status_code == 201
+    assert sign_up(second, "Two").status_code == 201
+    assert_limited(sign_up(first, "Three"))
+    assert_limited(sign_up(second, "Three"))
+
+
+def test_limits_can_be_turned_off(serve):
+    api = serve(None)
+    for n in range(60):
+        assert sign_up(api, f"Guest {n}").status_code == 201
+
+
+def test_the_default_limits_let_a_family_play(serve):
+    api = serve(RateLimits())
+    for n in range(12):
+        assert sign_up(api, f"Guest {n}").status_code == 201
