@@ -2,8 +2,8 @@
 
 A token is 32 random bytes shown once; only its SHA-256 is stored, so a leaked table can't be
 replayed as logins (tokens are random, so a fast hash is enough). Passwords use Argon2id,
-which takes a good fraction of a second of CPU by design: it runs on low-priority threads, never
-on the event loop, so a burst of sign-ins delays other sign-ins and nothing else.
+which takes a good fraction of a second of CPU by design: it runs in a low-priority process,
+never on the event loop, so a burst of sign-ins delays other sign-ins and nothing else.
 """
 
 from __future__ import annotations
@@ -11,12 +11,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import multiprocessing
 import os
 import secrets
 import threading
 import time
 import uuid
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
 
 import msgspec
 from argon2 import PasswordHasher
@@ -56,30 +57,54 @@ tokens = Table(
     Column("player_id", Text, ForeignKey("players.id"), nullable=False),
     Column("created_at", DateTime(timezone=True), server_default=func.now()),
 )
-_hasher = PasswordHasher()
+# The library's memory and time costs, on one lane: four lanes make one hash finish sooner but
+# take every core at once, and whatever else runs then waits (bench/auth.py measures it).
+_hasher = PasswordHasher(parallelism=1)
 KNOWN_TOKENS = 100_000
 KNOWN_FOR = 30.0  # seconds a token found is trusted without asking the database again
-# Each Argon2 hash already runs its four lanes on threads of its own: one hash at a time per
-# four cores keeps the CPU for everything else.
-HASH_THREADS = max(1, (os.cpu_count() or 1) // 4)
-HASH_NICENESS = 10
+# One hash at a time per four cores keeps the CPU for everything else.
+HASH_PROCESSES = max(1, (os.cpu_count() or 1) // 4)
+HASH_NICENESS = 19
 
 
-def _lower_priority() -> None:
-    """Hashing threads get only the CPU nothing else wants (SCHED_IDLE, and nice where that is
-    refused); Argon2's own lane threads inherit both. On Linux these are per thread, so the
-    event loop keeps its normal priority: sign-ins wait for the CPU, not everyone else."""
+def _hashing_process(parent: int) -> None:
+    """A hashing process gets only the CPU nothing else wants (SCHED_IDLE, or the lowest nice
+    where that is refused), and ends when the process that started it is gone, however that
+    one ended.
+
+    A process of its own, not a thread: a low-priority thread would hold the GIL when it hands
+    its result back, and the event loop would wait for a thread the scheduler is in no hurry
+    to run.
+    """
+    # Not the kernel's parent-death signal: that fires when the *thread* that started us ends,
+    # and the event loop's thread may be a short-lived one (a test's server, say).
+    threading.Thread(target=_exit_when_orphaned, args=(parent,), daemon=True).start()
     with contextlib.suppress(AttributeError, OSError):
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), HASH_NICENESS)
+        os.nice(HASH_NICENESS)
     with contextlib.suppress(AttributeError, OSError):
-        os.sched_setscheduler(threading.get_native_id(), os.SCHED_IDLE, os.sched_param(0))
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
 
 
-_hashing = ThreadPoolExecutor(HASH_THREADS, "argon2", initializer=_lower_priority)
+def _exit_when_orphaned(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(1)
+    os._exit(0)
+
+
+_hashing = ProcessPoolExecutor(
+    HASH_PROCESSES,
+    mp_context=multiprocessing.get_context("spawn"),
+    initializer=_hashing_process,
+    initargs=(os.getpid(),),
+)
 
 
 async def _off_loop(fn, *args):
     return await asyncio.get_running_loop().run_in_executor(_hashing, fn, *args)
+
+
+def _hash(password: str) -> str:
+    return _hasher.hash(password)
 
 
 def _verify(password_hash: str | None, password: str) -> bool:
@@ -128,7 +153,7 @@ class Players:
         name_key = names.key(name)
         player_id = uuid.uuid4().hex
         login = name.casefold() if password is not None else None
-        pw_hash = await _off_loop(_hasher.hash, password) if password is not None else None
+        pw_hash = await _off_loop(_hash, password) if password is not None else None
         try:
             async with self._engine.begin() as conn:
                 if login is None:
