@@ -35,7 +35,7 @@ from services.api.problems import EXCEPTION_HANDLERS
 from services.api.stream import KEEP_ALIVE, POLL, Feeds, StreamController
 from services.api.tables import TablesController
 from services.api.web import web
-from services.tables import Tables
+from services.use_cases import Tables
 
 LOBBY_POLL = 5.0
 LOBBY_GATHER = 1.0

@@ -17,7 +17,7 @@ from litestar import Response
 from domain.errors import Refused
 from infra.idempotency import Replies, Reply
 from services.api.problems import Problem, from_refusal, problem_response
-from services.tables import NoSuchTable
+from services.use_cases import NoSuchTable
 
 HEADER = "Idempotency-Key"
 KEY = re.compile(r"^[\x21-\x7e]{1,200}$")

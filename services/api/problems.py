@@ -20,7 +20,7 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from domain.errors import Conflict, IllegalMove, NotAllowed, NotYourTurn, Refused
-from services.tables import NoSuchTable
+from services.use_cases import NoSuchTable
 
 MEDIA_TYPE = "application/problem+json"
 TITLES = {

@@ -26,7 +26,7 @@ from projections.replay import fold_records, stable_states
 from services.api.auth import optional_player
 from services.api.bodies import table_code
 from services.api.contract import OPTIONAL, READ, problems
-from services.tables import Tables
+from services.use_cases import Tables
 
 KEEP_ALIVE = 15.0
 POLL = 5.0

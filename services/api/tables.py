@@ -1,6 +1,6 @@
 """Tables: opening, the lobby, seats, house rules, the start, moves and the public log.
 
-Each handler turns the request into a domain command and lets `services.tables.Tables`
+Each handler turns the request into a domain command and lets `services.use_cases.Tables`
 decide and append it; the answer is the caller's own view of the table afterwards.
 """
 
@@ -34,7 +34,7 @@ from services.api.contract import OPTIONAL, READ, SIGNED_IN, WRITE, problems
 from services.api.idempotency import HEADER, fingerprint, once
 from services.api.limits import limited
 from services.api.problems import Problem
-from services.tables import Tables
+from services.use_cases import Tables
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 

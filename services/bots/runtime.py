@@ -21,7 +21,7 @@ from infra.db import create_engine
 from infra.eventstore import EventStore
 from services.bots.sweeper import Sweeper
 from services.bots.turns import Scheduler, play_turn
-from services.tables import Tables
+from services.use_cases import Tables
 
 log = logging.getLogger(__name__)
 

@@ -18,7 +18,7 @@ import psycopg
 from infra.activity import Activity
 from services.bots.pacing import bot_decisions, think_seconds
 from services.bots.turns import Send
-from services.tables import NoSuchTable, Tables
+from services.use_cases import NoSuchTable, Tables
 
 log = logging.getLogger(__name__)
 

@@ -19,7 +19,7 @@ from domain.errors import Refused
 from domain.events import Event
 from domain.state import State
 from services.bots.pacing import bot_decisions, think_seconds
-from services.tables import Stale, Tables
+from services.use_cases import Stale, Tables
 
 log = logging.getLogger(__name__)
 

@@ -25,7 +25,7 @@ from infra.eventstore import EventStore
 from services.api.app import create_app
 from services.bots.runtime import BotRuntime
 from services.bots.turns import play_turn
-from services.tables import Tables
+from services.use_cases import Tables
 
 pytestmark = pytest.mark.anyio
 SEED = "5e" * 32

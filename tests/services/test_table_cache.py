@@ -7,8 +7,8 @@ import pytest
 from domain import commands as cmd
 from infra.db import create_engine
 from infra.eventstore import EventStore
-from services import tables as use_cases
-from services.tables import Tables
+from services import use_cases
+from services.use_cases import Tables
 
 pytestmark = pytest.mark.anyio
 

@@ -1,4 +1,4 @@
-"""The table use cases (services/tables.py) and a bot's turn (services/bots/turns.py), on the
+"""The table use cases (services/use_cases.py) and a bot's turn (services/bots/turns.py), on the
 in-memory event store: what they decide and append, without a server."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from domain.errors import IllegalMove, NotAllowed
 from domain.state import State
 from infra.memory_store import MemoryEventStore
 from services.bots.turns import Scheduler, play_turn
-from services.tables import NoSuchTable, Stale, Tables
+from services.use_cases import NoSuchTable, Stale, Tables
 
 pytestmark = pytest.mark.anyio
 SEED = "5e" * 32
