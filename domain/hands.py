@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.cards import CODES, INDEX, cards_of, sort_key
+from domain.cards import CODES, INDEX, Code, cards_of, sort_key
 from domain.errors import IllegalMove
 from domain.state import State
 
@@ -31,7 +31,7 @@ def with_card(s: State, seat: int, card: int) -> tuple[int, int, int, int]:
     return hands[0], hands[1], hands[2], hands[3]
 
 
-def sorted_codes(mask: int, trump: int | None) -> list[str]:
+def sorted_codes(mask: int, trump: int | None) -> list[Code]:
     """As a seat sees its cards: trump first, high cards first within a suit."""
     return [CODES[c] for c in sorted(cards_of(mask), key=lambda c: sort_key(c, trump))]
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import msgspec
 
-from domain.cards import CODES, SUITS, count
+from domain.cards import CODES, SUITS, Code, SuitCode, count
 from domain.decider import can
 from domain.events import Level
 from domain.hands import sorted_codes
@@ -23,7 +23,7 @@ class SeatView(msgspec.Struct, frozen=True):
     seat: int
     player: str | None
     name: str | None
-    bot: str | None
+    bot: Level | None
     away: bool
     registered: bool = False  # a registered player's seat; a guest's or a bot's is not
 
@@ -32,13 +32,13 @@ class BidView(msgspec.Struct, frozen=True, omit_defaults=True):
     seat: int
     bid: BidKind
     round: int
-    suit: str | None = None
+    suit: SuitCode | None = None
     alone: bool | None = None
 
 
 class CardAt(msgspec.Struct, frozen=True):
     seat: int
-    card: str
+    card: Code
 
 
 class TrickView(msgspec.Struct, frozen=True):
@@ -51,7 +51,7 @@ class OutcomeView(msgspec.Struct, frozen=True):
     hand_no: int
     deal_no: int
     maker: int
-    trump: str
+    trump: SuitCode
     alone: int | None
     defender: int | None
     tricks: int
@@ -76,16 +76,16 @@ class View(msgspec.Struct, frozen=True):
     phase: Phase
     dealer: int | None
     turn: int | None
-    up: str | None
+    up: Code | None
     kitty_state: KittyState | None
-    trump: str | None
+    trump: SuitCode | None
     maker: int | None
     alone: int | None
     defender: int | None
     sitting: list[int]
     bids: list[BidView]
-    hand: list[str]
-    buried: str | None
+    hand: list[Code]
+    buried: Code | None
     counts: list[int]
     trick: list[CardAt]
     leader: int | None
@@ -100,11 +100,11 @@ class View(msgspec.Struct, frozen=True):
     seed: str | None
 
 
-def _suit(s: int | None) -> str | None:
+def _suit(s: int | None) -> SuitCode | None:
     return None if s is None else SUITS[s]
 
 
-def _card(c: int | None) -> str | None:
+def _card(c: int | None) -> Code | None:
     return None if c is None else CODES[c]
 
 

@@ -28,7 +28,7 @@ How = Literal["made", "march", "euchre"]
 class Seat(msgspec.Struct, frozen=True, gc=False):
     player: str | None = None
     name: str | None = None
-    bot: str | None = None
+    bot: Level | None = None
     away: bool = False
     registered: bool = False
 

@@ -199,3 +199,25 @@ def test_a_database_that_stops_answering_is_503_not_500(api, database_url, base_
             assert api.http.get("/api/health").status_code == 503
         finally:
             admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true')
+
+
+def test_the_view_names_its_cards_suits_levels_and_phases_as_enums(schema):
+    view = schema["components"]["schemas"]["View"]["properties"]
+
+    def enum(prop: dict) -> list:
+        """The enum of a property, through a nullable or array wrapper, less the null."""
+        for option in [prop, *prop.get("oneOf", []), prop.get("items", {})]:
+            if "enum" in option:
+                return [value for value in option["enum"] if value is not None]
+        return []
+
+    cards = enum(view["hand"])
+    assert len(cards) == 24 and "JS" in cards
+    assert enum(view["up"]) == cards and enum(view["buried"]) == cards
+    assert enum(view["trump"]) == ["S", "H", "D", "C"]
+    assert enum(view["bots"]) == ["easy", "medium", "hard", "expert"]
+    assert "bid1" in enum(view["phase"]) and "over" in enum(view["status"])
+    seat = _resolve(schema, view["seats"]["items"])["properties"]
+    assert enum(seat["bot"]) == ["easy", "medium", "hard", "expert"]
+    card_at = schema["components"]["schemas"]["CardAt"]["properties"]
+    assert enum(card_at["card"]) == cards
