@@ -48,6 +48,8 @@ def choose(view: dict, rng: random.Random) -> dict:
         body["suit"] = rng.choice(can["call"]["suits"])
     elif kind == "order" and can["order"]["must_alone"]:
         body["alone"] = True
+    elif kind == "farmer":
+        body["cards"] = []  # keep the hand
     return body
 
 

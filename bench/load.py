@@ -19,7 +19,6 @@ import asyncio
 import json
 import os
 import random
-import socket
 import statistics
 import subprocess
 import sys
@@ -30,16 +29,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
+from api import choose, free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 TICKS = os.sysconf("SC_CLK_TCK")
 MOVING: set[asyncio.Task] = set()  # moves under way (the loop keeps only weak references)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def tree_cpu(root: int) -> float:
@@ -62,21 +56,6 @@ def tree_cpu(root: int) -> float:
         total += times.get(pid, 0.0)
         stack.extend(child for child, parent in parents.items() if parent == pid)
     return total
-
-
-def choose(can: dict, rng: random.Random) -> dict:
-    kind = sorted(k for k in can if k != "deal")[0]
-    body: dict = {"type": kind}
-    if kind in ("play", "discard"):
-        body["card"] = rng.choice(can[kind]["cards"])
-    elif kind == "call":
-        body["suit"] = rng.choice(can["call"]["suits"])
-        body["alone"] = False
-    elif kind == "order":
-        body["alone"] = bool(can["order"].get("must_alone"))
-    elif kind == "farmer":
-        body["cards"] = []
-    return body
 
 
 @dataclass
@@ -138,7 +117,7 @@ async def watch(
 async def move(http, seat: Seat, view: dict, can: dict, args, figures: Figures) -> None:
     if args.pace == "human":
         await asyncio.sleep(seat.rng.uniform(1.0, 3.0))
-    body = choose(can, seat.rng)
+    body = choose(view, seat.rng)
     if body["type"] != "ready":  # everyone says ready at once: no seq, or three would be stale
         body["seq"] = view["seq"]
     sent = time.perf_counter()

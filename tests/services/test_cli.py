@@ -46,6 +46,18 @@ def data_dir() -> Iterator[Path]:
         yield Path(directory)
 
 
+def _read_until(process: subprocess.Popen[str], word: str, seconds: float = 60) -> str:
+    """What `process` printed up to the first line holding `word` (or its end)."""
+    lines = []
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        line = process.stdout.readline()
+        lines.append(line)
+        if word in line or not line:
+            break
+    return "".join(lines)
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -109,14 +121,7 @@ def test_serve_shows_the_embedded_servers_then_stops_cleanly(data_dir: Path) -> 
         text=True,
     )
     try:
-        lines = []
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            line = server.stdout.readline()
-            lines.append(line)
-            if "serving on" in line or not line:
-                break
-        shown = "".join(lines)
+        shown = _read_until(server, "serving on")
         assert f"http://127.0.0.1:{port}/" in shown, shown
         assert "postgresql://" in shown and "unix://" in shown, shown
     finally:
@@ -136,16 +141,9 @@ def test_the_worker_says_ready_without_migration_noise(database_url: str, redis_
         text=True,
     )
     try:
-        lines = []
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            line = worker.stdout.readline()
-            lines.append(line)
-            if "ready" in line or not line:
-                break
+        shown = _read_until(worker, "ready")
     finally:
         worker.send_signal(signal.SIGTERM)
         worker.communicate(timeout=60)
-    shown = "".join(lines)
     assert "worker ready" in shown, shown
     assert "alembic" not in shown.lower() and "upgrade" not in shown.lower(), shown
