@@ -144,6 +144,10 @@ def test_the_worker_says_ready_without_migration_noise(database_url: str, redis_
         shown = _read_until(worker, "ready")
     finally:
         worker.send_signal(signal.SIGTERM)
-        worker.communicate(timeout=60)
+        try:
+            worker.communicate(timeout=60)
+        except subprocess.TimeoutExpired:  # cleanup only: this test is about what it printed
+            worker.kill()
+            worker.communicate()
     assert "worker ready" in shown, shown
     assert "alembic" not in shown.lower() and "upgrade" not in shown.lower(), shown
