@@ -25,7 +25,7 @@ import httpx
 import psycopg
 from sqlalchemy import make_url
 
-from infra.db import create_engine, migrate
+from infra.db import migrate
 from infra.eventstore import EventStore, NewEvent
 
 BASE = os.environ.get("EUCHRE_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test")
@@ -99,8 +99,7 @@ async def http_rate(url: str, games: int, seconds: float) -> tuple[float, list[f
 
 
 async def append_rate(url: str, writers: int, seconds: float) -> tuple[float, list[float]]:
-    engine = create_engine(url, pool_size=writers)
-    store = EventStore(engine)
+    store = await EventStore.open(url, size=writers)
     latencies: list[float] = []
 
     async def writer(n: int, deadline: float) -> int:
@@ -115,7 +114,7 @@ async def append_rate(url: str, writers: int, seconds: float) -> tuple[float, li
     start = time.perf_counter()
     counts = await asyncio.gather(*(writer(n, start + seconds) for n in range(writers)))
     rate = sum(counts) / (time.perf_counter() - start)
-    await engine.dispose()
+    await store.close()
     return rate, latencies
 
 

@@ -1,6 +1,7 @@
 """The event store's append rate beside PostgreSQL's own: single-event appends by N concurrent
 writers on separate streams, and pgbench's one-row INSERT + COMMIT on the same database with
-the same N clients, in one run, with the ratio.
+the same N clients, in one run, with the ratio; and that one-row insert from the same Python
+client harness, which is as fast as any Python client on the box can go.
 
 Runs in a scratch database created on the server at EUCHRE_DATABASE_URL (else
 EUCHRE_TEST_DATABASE_URL, else the local test server) and dropped afterwards, so it never
@@ -22,9 +23,10 @@ import time
 from uuid import uuid4
 
 import psycopg
+from psycopg_pool import AsyncConnectionPool
 from sqlalchemy import make_url
 
-from infra.db import create_engine, migrate
+from infra.db import conninfo, migrate
 from infra.eventstore import EventStore, NewEvent
 
 DEFAULT_URL = "postgresql://postgres@127.0.0.1:5432/test"
@@ -32,12 +34,18 @@ DEFAULT_URL = "postgresql://postgres@127.0.0.1:5432/test"
 PGBENCH_SCRIPT = (
     "INSERT INTO pgbench_rows (stream, data) VALUES ('p' || :client_id, '{\"n\": 1}');\n"
 )
+PLAIN_INSERT = "INSERT INTO pgbench_rows (stream, data) VALUES (%s, '{\"n\": 1}')"
 
 
-async def _writers(url: str, prefix: str, writers: int, seconds: float) -> list[float]:
-    """Each writer owns a stream, so every append succeeds: this measures the store, not races."""
-    engine = create_engine(url, pool_size=writers)
-    store = EventStore(engine)
+async def _writers(url: str, prefix: str, writers: int, seconds: float, plain: bool) -> list[float]:
+    """Each writer owns a stream, so every append succeeds: this measures the store, not races.
+    `plain` writes pgbench's row instead, through the same pool: what a Python client on this
+    box can do at best, whatever the store does."""
+    store = await EventStore.open(url, size=writers)
+    pool = AsyncConnectionPool(
+        conninfo(url), min_size=writers, kwargs={"autocommit": True}, open=False
+    )
+    await pool.open(wait=True)
     latencies: list[float] = []
     deadline = time.perf_counter() + seconds
 
@@ -45,26 +53,34 @@ async def _writers(url: str, prefix: str, writers: int, seconds: float) -> list[
         seq = 0
         while time.perf_counter() < deadline:
             started = time.perf_counter()
-            await store.append(stream, seq, [NewEvent("Benched", {"seq": seq + 1})])
+            if plain:
+                async with pool.connection() as conn:
+                    await conn.execute(PLAIN_INSERT, (stream,), prepare=True)
+            else:
+                await store.append(stream, seq, [NewEvent("Benched", {"seq": seq + 1})])
             latencies.append(time.perf_counter() - started)
             seq += 1
 
     await asyncio.gather(*(writer(f"{prefix}-{n}") for n in range(writers)))
-    await engine.dispose()
+    await pool.close()
+    await store.close()
     return latencies
 
 
-def _process(args: tuple[str, str, int, float]) -> list[float]:
+def _process(args: tuple[str, str, int, float, bool]) -> list[float]:
     return asyncio.run(_writers(*args))
 
 
-def store_rate(url: str, clients: int, seconds: float, processes: int) -> tuple[float, list[float]]:
+def store_rate(
+    url: str, clients: int, seconds: float, processes: int, plain: bool = False
+) -> tuple[float, list[float]]:
     """Appends/s with `clients` writers spread over `processes` client processes (as several
     API processes would write), and every append's latency."""
     processes = max(1, min(processes, clients))
     shares = [clients // processes + (n < clients % processes) for n in range(processes)]
     jobs = [
-        (url, f"B{clients}-{uuid4().hex[:6]}-{n}", share, seconds) for n, share in enumerate(shares)
+        (url, f"B{clients}-{uuid4().hex[:6]}-{n}", share, seconds, plain)
+        for n, share in enumerate(shares)
     ]
     with multiprocessing.get_context("spawn").Pool(processes) as pool:
         latencies = [lat for part in pool.map(_process, jobs) for lat in part]
@@ -126,13 +142,18 @@ def main() -> None:
         for clients in args.clients:
             reference = pgbench_rate(url, clients, args.seconds)
             rate, latencies = store_rate(url, clients, args.seconds, args.processes)
+            ceiling, _ = store_rate(url, clients, args.seconds, args.processes, plain=True)
             line = (
                 f"clients={clients:<3} appends/s={rate:8.0f}"
                 f"  median={statistics.median(latencies) * 1000:6.2f} ms"
                 f"  p99={statistics.quantiles(latencies, n=100)[98] * 1000:6.2f} ms"
             )
+            line += f"  python one-row inserts/s={ceiling:8.0f}"
             if reference is not None:
-                line += f"  pgbench tps={reference:8.0f}  ratio={rate / reference:5.2f}"
+                line += (
+                    f"  pgbench tps={reference:8.0f}  ratio={rate / reference:5.2f}"
+                    f"  (python inserts {ceiling / reference:4.2f})"
+                )
             print(line, flush=True)
     finally:
         with psycopg.connect(server, autocommit=True) as admin:

@@ -20,6 +20,11 @@ def driver_url(url: str) -> URL:
     return make_url(url).set(drivername="postgresql+psycopg")
 
 
+def conninfo(url: str) -> str:
+    """The URL as psycopg itself takes it, whatever driver name it was written with."""
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
 def create_engine(url: str, **options: object) -> AsyncEngine:
     """Encode JSON with msgspec so event data round-trips exactly as the domain encodes it."""
     return create_async_engine(

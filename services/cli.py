@@ -155,12 +155,13 @@ def _rebuild(args: argparse.Namespace, settings: Settings) -> int:
 
     async def rebuild(url: str) -> int:
         engine = create_engine(url)
-        store = EventStore(engine)
+        store = await EventStore.open(url, size=2)
         try:
             count = await Lobby(engine, store).rebuild()
             await Activity(engine, store).rebuild()
             return count
         finally:
+            await store.close()
             await engine.dispose()
 
     with embedded.services(settings) as endpoints:

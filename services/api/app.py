@@ -84,8 +84,10 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
-        engine = create_engine(database_url, pool_size=10, max_overflow=20)
-        store = EventStore(engine)
+        # Players, the lobby and idempotent replies share the engine; every move goes through
+        # the store's own pool (sizes: docs/scaling.md).
+        engine = create_engine(database_url, pool_size=5, max_overflow=10)
+        store = await EventStore.open(database_url, size=20)
         redis = aioredis.from_url(redis_url) if redis_url else None
         app.state.secure_cookies = secure_cookies
         if rate_limits is not None:
@@ -118,6 +120,7 @@ def create_app(
                     await follower
                 if redis is not None:
                     await redis.aclose()
+                await store.close()
                 await engine.dispose()
 
     app = Litestar(

@@ -13,6 +13,8 @@ import uuid
 from typing import Any
 
 import msgspec
+import psycopg
+import psycopg_pool
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 from redis.exceptions import ConnectionError as BrokerDown
@@ -134,7 +136,17 @@ def _on_http(request: Request, error: HTTPException) -> Response:
 
 
 # The database or broker not answering is an outage to wait out, not a bug: 503.
-UNAVAILABLE = (OperationalError, InterfaceError, PoolTimeout, BrokerDown, ConnectionError)
+# The event store talks psycopg directly, everything else goes through SQLAlchemy.
+UNAVAILABLE = (
+    OperationalError,
+    InterfaceError,
+    PoolTimeout,
+    psycopg.OperationalError,
+    psycopg.InterfaceError,
+    psycopg_pool.PoolTimeout,
+    BrokerDown,
+    ConnectionError,
+)
 
 
 def _on_unexpected(request: Request, error: Exception) -> Response:

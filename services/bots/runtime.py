@@ -60,8 +60,9 @@ class BotRuntime:
         return asyncio.run_coroutine_threadsafe(coro, self._loop).result(timeout)
 
     async def _setup(self) -> None:
-        self._engine = create_engine(self.database_url, pool_size=self._threads + 2)
-        store = EventStore(self._engine)
+        self._engine = create_engine(self.database_url, pool_size=2)
+        store = await EventStore.open(self.database_url, size=self._threads + 2)
+        self._store = store
         self.tables = Tables(store, self.scheduler)
         self.activity = Activity(self._engine, store)
 
@@ -100,6 +101,7 @@ class BotRuntime:
         if self._sweeper is not None:
             self._sweeper.cancel()
         if self._thread.is_alive():
+            self._on_loop(self._store.close(), timeout=10)
             self._on_loop(self._engine.dispose(), timeout=10)
             self._loop.call_soon_threadsafe(self._loop.stop)
             self._thread.join(timeout=10)

@@ -10,6 +10,9 @@ from infra.db import create_engine
 from infra.eventstore import EventStore
 from infra.memory_store import MemoryEventStore
 
+FAST_COMMITS = {"synchronous_commit": "off"}
+OPTIONS = " ".join(f"-c {name}={value}" for name, value in FAST_COMMITS.items())
+
 
 @pytest.fixture
 def anyio_backend() -> str:
@@ -21,16 +24,19 @@ async def engine(database_url: str) -> AsyncIterator[AsyncEngine]:
     # Room for ten concurrent writers without churning overflow connections. Durability is not
     # under test, and waiting for the disk on each of a thousand serial commits would be most
     # of the suite's time; what commits, and in what order others see it, is unchanged.
-    engine = create_engine(
-        database_url, pool_size=12, connect_args={"options": "-c synchronous_commit=off"}
-    )
+    engine = create_engine(database_url, pool_size=12, connect_args={"options": OPTIONS})
     yield engine
     await engine.dispose()
 
 
 @pytest.fixture
-def store(request: pytest.FixtureRequest) -> EventStore | MemoryEventStore:
+async def store(
+    request: pytest.FixtureRequest, database_url: str
+) -> AsyncIterator[EventStore | MemoryEventStore]:
     """PostgreSQL's; a test of the recorder contract asks for both (test_eventstore.BOTH)."""
     if getattr(request, "param", "postgres") == "memory":
-        return MemoryEventStore()
-    return EventStore(request.getfixturevalue("engine"))
+        yield MemoryEventStore()
+        return
+    store = await EventStore.open(database_url, size=12, settings=FAST_COMMITS)
+    yield store
+    await store.close()

@@ -3,10 +3,12 @@
 import asyncio
 from contextlib import AsyncExitStack
 
+import psycopg
 import pytest
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from infra.db import conninfo
 from infra.doorbell import Doorbell
 from infra.eventstore import APPEND_SQL, EventStore, NewEvent
 
@@ -20,25 +22,15 @@ LISTENING = text(
 
 
 async def test_the_doorbell_rings_after_the_append_commits_and_not_before(
-    engine: AsyncEngine, store: EventStore
+    engine: AsyncEngine, store: EventStore, database_url: str
 ):
     async with Doorbell(engine) as doorbell, doorbell.watch("T1") as wake:
         # The store's own append statement, held open in a transaction of ours: nothing may
         # ring while its events can't be read yet.
-        async with engine.connect() as conn:
-            transaction = await conn.begin()
-            await conn.execute(
-                APPEND_SQL,
-                {
-                    "stream": "T1",
-                    "expected": 0,
-                    "types": ["Noted"],
-                    "data": '[{"n": 1}]',
-                    "command_id": None,
-                },
-            )
+        async with await psycopg.AsyncConnection.connect(conninfo(database_url)) as conn:
+            await conn.execute(APPEND_SQL, ("T1", 0, ["Noted"], '[{"n": 1}]', None))
             assert not await wake.wait(0.3)
-            await transaction.rollback()
+            await conn.rollback()
 
         appending = asyncio.create_task(store.append("T1", 0, [NOTED]))
         assert await wake.wait(5)

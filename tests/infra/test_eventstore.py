@@ -6,9 +6,9 @@ import itertools
 import random
 from datetime import datetime
 
+import psycopg
 import pytest
 from sqlalchemy import text
-from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from infra.db import driver_url
@@ -91,7 +91,7 @@ async def test_an_expected_seq_ahead_of_the_stream_is_a_conflict_not_a_gap(store
 
 async def test_an_append_with_a_bad_event_writes_none_of_its_events(store: EventStore):
     # PostgreSQL refuses \u0000 in jsonb, so the last row fails inside the database.
-    with pytest.raises(DBAPIError):
+    with pytest.raises(psycopg.Error):
         await store.append("T1", 0, [noted(1), noted(2), NewEvent("Noted", {"n": "\u0000"})])
     with pytest.raises(TypeError):
         await store.append("T1", 0, [noted(1), NewEvent("Noted", {"n": object()})])

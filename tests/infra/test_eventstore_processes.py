@@ -18,12 +18,10 @@ ROOT = Path(__file__).resolve().parents[2]
 WRITER = textwrap.dedent(
     """
     import asyncio, random, sys
-    from infra.db import create_engine
     from infra.eventstore import ConcurrencyConflict, EventStore, NewEvent
 
     async def main(url, name):
-        engine = create_engine(url, pool_size=8)
-        store = EventStore(engine)
+        store = await EventStore.open(url, size=8)
 
         async def writer(stream):
             for n in range(60):
@@ -38,7 +36,7 @@ WRITER = textwrap.dedent(
 
         # Both processes write the shared tables, so they race at the same seqs too.
         await asyncio.gather(*(writer(s) for s in ["S1", "S2", "S3", f"OWN-{name}"] * 2))
-        await engine.dispose()
+        await store.close()
 
     asyncio.run(main(sys.argv[1], sys.argv[2]))
     """

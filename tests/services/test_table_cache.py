@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from domain import commands as cmd
-from infra.db import create_engine
 from infra.eventstore import EventStore
 from services import use_cases
 from services.use_cases import Tables
@@ -20,9 +19,9 @@ def anyio_backend() -> str:
 
 async def test_locks_are_dropped_with_the_tables_the_cache_forgets(database_url, monkeypatch):
     monkeypatch.setattr(use_cases, "CACHE_SIZE", 3)
-    engine = create_engine(database_url)
+    store = await EventStore.open(database_url, size=2)
     try:
-        tables = Tables(EventStore(engine))
+        tables = Tables(store)
         for n in range(10):
             code = f"CACHE{n}"
             await tables.execute(
@@ -31,4 +30,4 @@ async def test_locks_are_dropped_with_the_tables_the_cache_forgets(database_url,
         assert len(tables._locks) <= 3
         assert (await tables.load("CACHE0")).code == "CACHE0"  # forgotten, not lost
     finally:
-        await engine.dispose()
+        await store.close()
