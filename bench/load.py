@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import random
 import statistics
@@ -28,7 +27,8 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import httpx
+import aiohttp
+import msgspec
 from api import choose, free_port
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -65,7 +65,7 @@ class Figures:
     moves: list[tuple[float, str, int]] = field(default_factory=list)  # (sent, code, seq after)
     seen: dict[tuple[str, int], list[tuple[int, float]]] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
-    conflicts: int = 0
+    conflicts: dict[str, int] = field(default_factory=dict)  # stale 409s by move
 
 
 class Seat:
@@ -73,89 +73,165 @@ class Seat:
         self.table, self.n = table, n
         self.headers = {"Authorization": f"Bearer {token}"}
         self.rng = random.Random(f"{table.code}/{n}")
-        self.acted_on = -1
+        self.acted_on = -1  # the seq of the view this seat last moved on
+        self.moving = False  # a person sends one move at a time
+        self.latest: dict | None = None
 
 
 class Table:
     def __init__(self, code: str) -> None:
         self.code = code
         self.seats: list[Seat] = []
+        self.over = asyncio.Event()
 
 
 async def watch(
-    http: httpx.AsyncClient,
+    http: aiohttp.ClientSession,
     table: Table,
     who: str,
     headers: dict,
     seat: Seat | None,
     args,
     figures: Figures,
-    stop: asyncio.Event,
 ) -> None:
-    """One open stream: records when each view arrives; a seat also moves when it may."""
+    """One open stream: records when each view arrives; a seat also moves when it may.
+
+    A spectator only needs the `id:` line (the seq); a seat decodes the view to choose.
+    """
     arrivals = figures.seen.setdefault((table.code, who), [])
-    async with http.stream("GET", f"/api/tables/{table.code}/events", headers=headers) as r:
-        data = None
-        async for line in r.aiter_lines():
-            if stop.is_set():
-                return
-            if line.startswith("data:"):
-                data = line[5:].strip()
-            elif line == "" and data:
-                view = json.loads(data)
-                data = None
-                arrivals.append((view["seq"], time.perf_counter()))
-                if seat is not None and view["status"] == "playing":
-                    mine = {k: v for k, v in view["can"].items() if k != "deal"}
-                    if mine and seat.acted_on < view["seq"]:
-                        seat.acted_on = view["seq"]
-                        task = asyncio.create_task(move(http, seat, view, mine, args, figures))
-                        MOVING.add(task)
-                        task.add_done_callback(MOVING.discard)
+    async with http.get(f"/api/tables/{table.code}/events", headers=headers) as r:
+        try:
+            seq, data = None, None
+            async for line in r.content:
+                if line.startswith(b"id:"):
+                    seq = int(line[3:])
+                elif line.startswith(b"data:"):
+                    data = line[5:]
+                elif line in (b"\n", b"\r\n") and seq is not None:
+                    arrivals.append((seq, time.perf_counter()))
+                    if seat is not None:
+                        seat.latest = msgspec.json.decode(data)
+                        if seat.latest["status"] == "over":
+                            table.over.set()
+                        consider(http, seat, args, figures)
+                    seq, data = None, None
+        finally:
+            r.close()  # a stream cut off mid-way can't carry another request
 
 
-async def move(http, seat: Seat, view: dict, can: dict, args, figures: Figures) -> None:
-    if args.pace == "human":
-        await asyncio.sleep(seat.rng.uniform(1.0, 3.0))
+def consider(http, seat: Seat, args, figures: Figures) -> None:
+    """Move on the newest view if it asks this seat to and no move of its own is on its way.
+    A view older than the answer to the seat's own last move is already out of date."""
+    view = seat.latest
+    if seat.moving or view is None or view["seq"] <= seat.acted_on:
+        return
+    if view["status"] != "playing" or not any(k != "deal" for k in view["can"]):
+        return
+    seat.acted_on, seat.moving = view["seq"], True
+    task = asyncio.create_task(move(http, seat, view, args, figures))
+    MOVING.add(task)
+    task.add_done_callback(MOVING.discard)
+
+
+async def move(http, seat: Seat, view: dict, args, figures: Figures) -> None:
+    try:
+        if args.pace == "human":
+            await asyncio.sleep(seat.rng.uniform(1.0, 3.0))
+        answer = await _send(http, seat, view, figures)
+        # The answer is the seat's own view after its move: newer than the stream's, perhaps.
+        if answer is not None and answer["seq"] > seat.latest["seq"]:
+            seat.latest = answer
+    finally:
+        seat.moving = False
+    consider(http, seat, args, figures)
+
+
+async def _send(http, seat: Seat, view: dict, figures: Figures) -> dict | None:
+    """Sends the seat's move; the seat's view after it, if it was taken."""
     body = choose(view, seat.rng)
     if body["type"] != "ready":  # everyone says ready at once: no seq, or three would be stale
         body["seq"] = view["seq"]
     sent = time.perf_counter()
     try:
-        r = await http.post(f"/api/tables/{seat.table.code}/moves", json=body, headers=seat.headers)
-    except httpx.HTTPError as error:
-        figures.errors.append(f"POST: {type(error).__name__}")
-        return
+        async with http.post(
+            f"/api/tables/{seat.table.code}/moves", json=body, headers=seat.headers
+        ) as r:
+            answer = await r.read()
+    except aiohttp.ClientError as error:
+        figures.errors.append(f"POST: {type(error).__name__} {error}")
+        return None
     took = time.perf_counter() - sent
-    if r.status_code == 409:
-        figures.conflicts += 1
-        return
-    if r.status_code != 200:
-        figures.errors.append(f"{r.status_code} {r.text[:120]}")
-        return
+    if r.status == 409:
+        figures.conflicts[body["type"]] = figures.conflicts.get(body["type"], 0) + 1
+        return None
+    if r.status != 200:
+        figures.errors.append(f"{r.status} {answer[:120]!r}")
+        return None
+    after = msgspec.json.decode(answer)
     if figures.measuring:
         figures.posts.append(took)
-        figures.moves.append((sent, seat.table.code, r.json()["seq"]))
+        figures.moves.append((sent, seat.table.code, after["seq"]))
+    return after
 
 
-async def seat_table(http: httpx.AsyncClient, n: int) -> Table:
-    tokens = []
-    for s in range(4):
-        r = await http.post("/api/players", json={"name": f"Load{n}x{s}"})
+async def _post(http: aiohttp.ClientSession, path: str, body: dict | None, headers=None) -> dict:
+    async with http.post(path, json=body, headers=headers) as r:
         r.raise_for_status()
-        tokens.append(r.json()["token"])
-    code = f"LOAD{n}-{uuid.uuid4().hex[:4]}".upper()
+        return await r.json()
+
+
+async def players(http: aiohttp.ClientSession, n: int) -> list[str]:
+    return [
+        (await _post(http, "/api/players", {"name": f"Load{n}x{s}"}))["token"] for s in range(4)
+    ]
+
+
+async def seat_table(http: aiohttp.ClientSession, n: int, tokens: list[str]) -> Table:
+    code = f"LOAD{n}-{uuid.uuid4().hex[:6]}".upper()
     host = {"Authorization": f"Bearer {tokens[0]}"}
-    r = await http.post("/api/tables", json={"code": code}, headers=host)
-    r.raise_for_status()
+    await _post(http, "/api/tables", {"code": code}, host)
     table = Table(code)
     for s in range(1, 4):
-        r = await http.post(
-            f"/api/tables/{code}/seats/{s}", headers={"Authorization": f"Bearer {tokens[s]}"}
-        )
-        r.raise_for_status()
+        headers = {"Authorization": f"Bearer {tokens[s]}"}
+        await _post(http, f"/api/tables/{code}/seats/{s}", None, headers)
     table.seats = [Seat(table, s, tokens[s]) for s in range(4)]
     return table
+
+
+async def play_games(
+    http: aiohttp.ClientSession,
+    n: int,
+    tokens: list[str],
+    args,
+    figures: Figures,
+    go: asyncio.Event,
+) -> None:
+    """The same four people at table after table: when a game ends they open the next, so a
+    flat-out run stays at `--tables` live tables however fast games finish."""
+    first = True
+    while True:
+        table = await seat_table(http, n, tokens)
+        streams = [
+            asyncio.create_task(watch(http, table, f"s{seat.n}", seat.headers, seat, args, figures))
+            for seat in table.seats
+        ]
+        streams.append(
+            asyncio.create_task(watch(http, table, "spectator", {}, None, args, figures))
+        )
+        try:
+            if first:
+                await go.wait()  # every table's streams open before any game starts
+                first = False
+            else:
+                await asyncio.sleep(0.5)  # the streams open before the start
+            await _post(http, f"/api/tables/{table.code}/start", None, table.seats[0].headers)
+            await table.over.wait()
+        finally:
+            for stream in streams:
+                stream.cancel()
+            for outcome in await asyncio.gather(*streams, return_exceptions=True):
+                if not isinstance(outcome, asyncio.CancelledError | None):
+                    figures.errors.append(f"a stream failed: {outcome!r}")
 
 
 def pct(values: list[float], q: int) -> float:
@@ -178,38 +254,38 @@ def watcher_latencies(figures: Figures) -> list[float]:
 
 async def run(base: str, args, server_pid: int) -> None:
     figures = Figures()
-    stop = asyncio.Event()
-    limits = httpx.Limits(max_connections=None, max_keepalive_connections=400)
-    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
-        http.cookies.clear()
-        tables: list[Table] = []
+    # Unbounded: every stream holds a connection; idle ones go before the server drops them.
+    connector = aiohttp.TCPConnector(limit=0, keepalive_timeout=30)
+    timeout = aiohttp.ClientTimeout(total=None, sock_connect=30)
+    jar = aiohttp.DummyCookieJar()  # each call says who it is by its token, as API clients do
+    async with aiohttp.ClientSession(
+        base, connector=connector, timeout=timeout, cookie_jar=jar
+    ) as http:
+        people = []
         for start in range(0, args.tables, 25):
             batch = range(start, min(start + 25, args.tables))
-            tables += await asyncio.gather(*(seat_table(http, n) for n in batch))
-        print(f"seated {len(tables)} tables", flush=True)
-        streams = []
-        for table in tables:
-            for seat in table.seats:
-                streams.append(
-                    watch(http, table, f"s{seat.n}", seat.headers, seat, args, figures, stop)
-                )
-            streams.append(watch(http, table, "spectator", {}, None, args, figures, stop))
-        tasks = [asyncio.create_task(s) for s in streams]
-        await asyncio.sleep(2)  # every stream open before the games start
-        for table in tables:
-            r = await http.post(f"/api/tables/{table.code}/start", headers=table.seats[0].headers)
-            r.raise_for_status()
+            people += await asyncio.gather(*(players(http, n) for n in batch))
+        go = asyncio.Event()
+        games = [
+            asyncio.create_task(play_games(http, n, tokens, args, figures, go))
+            for n, tokens in enumerate(people)
+        ]
+        await asyncio.sleep(2 + args.tables / 100)  # tables opened and streams open
+        print(f"seated {args.tables} tables", flush=True)
+        go.set()
         await asyncio.sleep(args.warmup)
-        cpu0, t0 = tree_cpu(server_pid), time.perf_counter()
+        cpu0, t0, own0 = tree_cpu(server_pid), time.perf_counter(), time.process_time()
         figures.measuring = True
         await asyncio.sleep(args.seconds)
         figures.measuring = False
         cpu1, t1 = tree_cpu(server_pid), time.perf_counter()
+        client_cpu = time.process_time() - own0
         await asyncio.sleep(1)  # let the last views arrive
-        stop.set()
-        for task in tasks:
+        for task in [*games, *MOVING]:
             task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        for outcome in await asyncio.gather(*games, return_exceptions=True):
+            if not isinstance(outcome, asyncio.CancelledError):
+                figures.errors.append(f"a table's games stopped: {outcome!r}")
 
     moves = len(figures.moves)
     watchers = watcher_latencies(figures)
@@ -221,7 +297,8 @@ async def run(base: str, args, server_pid: int) -> None:
         f"  p99={pct(watchers, 99) * 1000:.1f} ms  ({len(watchers)} deliveries)\n"
         f"server CPU per move={(cpu1 - cpu0) / max(moves, 1) * 1000:.2f} ms"
         f"  (server tree used {(cpu1 - cpu0) / (t1 - t0):.2f} cores)\n"
-        f"errors={len(figures.errors)}  stale 409s={figures.conflicts}",
+        f"errors={len(figures.errors)}  stale 409s={figures.conflicts}"
+        f"  client CPU={client_cpu / (t1 - t0):.2f} cores",
         flush=True,
     )
     for error in sorted(set(figures.errors))[:5]:

@@ -15,12 +15,23 @@ log = logging.getLogger(__name__)
 
 
 class Wake:
-    """Set by a ring and cleared by the wait that sees it; a ring only says "read again"."""
+    """Set by a ring and cleared by the wait that sees it; a ring only says "read again".
+
+    After a wait that was rung, `announced` is the highest seq the rings since the wait before
+    announced, or None if one didn't say: a reader already that far (by its own process's
+    append) needn't read at all.
+    """
 
     def __init__(self) -> None:
         self._rung = asyncio.Event()
+        self._pending: int | None = 0
+        self.announced: int | None = None
 
-    def ring(self) -> None:
+    def ring(self, seq: int | None = None) -> None:
+        if seq is None or self._pending is None:
+            self._pending = None
+        else:
+            self._pending = max(self._pending, seq)
         self._rung.set()
 
     async def wait(self, timeout: float | None = None) -> bool:
@@ -31,6 +42,7 @@ class Wake:
         except TimeoutError:
             return False
         self._rung.clear()
+        self.announced, self._pending = self._pending, 0
         return True
 
 
@@ -90,8 +102,8 @@ class Doorbell:
         while True:
             try:
                 async for note in conn.notifies():
-                    stream, _, _ = note.payload.rpartition(":")
-                    self._ring(stream)
+                    stream, _, seq = note.payload.rpartition(":")
+                    self._ring(stream, int(seq) if seq.isdigit() else None)
             except psycopg.OperationalError as error:
                 log.warning("doorbell connection lost, reconnecting: %s", error)
             finally:
@@ -110,6 +122,6 @@ class Doorbell:
             except psycopg.OperationalError as error:
                 log.warning("doorbell cannot reconnect yet: %s", error)
 
-    def _ring(self, stream: str) -> None:
+    def _ring(self, stream: str, seq: int | None) -> None:
         for wake in (*self._watchers.get(stream, ()), *self._watchers.get(None, ())):
-            wake.ring()
+            wake.ring(seq)

@@ -7,6 +7,7 @@ from typing import Protocol
 
 from domain.codec import to_event
 from domain.decider import consequence
+from domain.events import Event
 from domain.evolve import evolve
 from domain.state import State
 
@@ -36,8 +37,13 @@ def stable_states(records: Iterable[Record], state: State) -> Iterator[State]:
     are exactly the states a table passes through between commands; a stream that shows
     them all misses nothing, and resuming from any `seq` shows the same sequence.
     """
+    return stable_after((to_event(r.type, r.data) for r in records), state)
+
+
+def stable_after(events: Iterable[Event], state: State) -> Iterator[State]:
+    """`stable_states` for events already decoded: those a process has just appended."""
     s = state
-    for r in records:
-        s = evolve(s, to_event(r.type, r.data))
+    for event in events:
+        s = evolve(s, event)
         if consequence(s) is None:
             yield s

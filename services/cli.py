@@ -6,9 +6,11 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import multiprocessing.process
 import socket
 import sys
 import textwrap
+from collections.abc import Iterator
 
 from infra.settings import Settings, SettingsError, described
 
@@ -47,12 +49,15 @@ def _announce_servers() -> None:
 
 
 def _serve(args: argparse.Namespace, settings: Settings) -> int:
+    import multiprocessing
+
+    import msgspec
     import uvicorn
 
     from infra import embedded
     from infra.db import migrate
     from services.api.app import create_app
-    from services.bots.runtime import BotRuntime
+    from services.bots.runtime import BotSends
 
     host = args.host or settings.host
     port = args.port or settings.port
@@ -60,13 +65,16 @@ def _serve(args: argparse.Namespace, settings: Settings) -> int:
     _announce_servers()
     with sock, embedded.services(settings) as endpoints:
         migrate(endpoints.database_url)
-        bots = BotRuntime(
-            endpoints.database_url,
-            settings.broker(endpoints.redis_url),
-            settings.bot_delay_scale,
-            threads=args.bot_threads,
+        # The bots play in a worker process of their own, as `euchre worker` would.
+        joined = msgspec.structs.replace(
+            settings, database_url=endpoints.database_url, redis_url=endpoints.redis_url
         )
-        with bots:
+        worker = multiprocessing.get_context("spawn").Process(
+            target=_work, args=(joined, args.bot_threads), name="worker"
+        )
+        worker.start()
+        bots = BotSends(settings.broker(endpoints.redis_url), settings.bot_delay_scale)
+        with _stopping(worker), bots:
             app = create_app(
                 endpoints.database_url,
                 endpoints.redis_url,
@@ -74,7 +82,11 @@ def _serve(args: argparse.Namespace, settings: Settings) -> int:
                 rate_limits=settings.rate_limits,
                 secure_cookies=settings.secure_cookies,
             )
-            server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+            # Idle connections stay open longer than a load balancer's or client's own idle
+            # timeout (60 s is common): the side that closes first must not be the server, or
+            # a request sent on a connection just as the server closes it is lost.
+            config = uvicorn.Config(app, log_level="warning", timeout_keep_alive=75)
+            server = uvicorn.Server(config)
             shown = f"[{host}]" if ":" in host else host
             # uvicorn re-raises the signal that stopped it once it has shut down cleanly; one
             # that comes before it has its handlers in place arrives as KeyboardInterrupt.
@@ -84,6 +96,19 @@ def _serve(args: argparse.Namespace, settings: Settings) -> int:
                 server.run(sockets=[sock])
             _finish_quietly()
     return 0
+
+
+@contextlib.contextmanager
+def _stopping(child: multiprocessing.process.BaseProcess) -> Iterator[None]:
+    """Stop `child` on the way out, as Ctrl-C would: SIGTERM, then a kill if it lingers."""
+    try:
+        yield
+    finally:
+        child.terminate()
+        child.join(timeout=30)
+        if child.is_alive():
+            child.kill()
+            child.join()
 
 
 def _finish_quietly() -> None:

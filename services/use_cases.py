@@ -60,6 +60,10 @@ class Tables:
         self._remember(code, state)
         return state
 
+    def remember(self, state: State) -> None:
+        """A state of a table read elsewhere in the process (a stream's feed), newer or not."""
+        self._remember(state.code, state)
+
     def _remember(self, code: str, state: State) -> None:
         if not state.seq:
             return

@@ -94,7 +94,13 @@ def create_app(
             prefix = f"euchre-limits:{make_url(database_url).database}"
             app.state.limiter = Limiter(rate_limits, redis, redis_url, prefix)
         async with Doorbell(engine) as doorbell:
-            tables = Tables(store, on_commit)
+
+            async def committed(after: State, events: list[Event]) -> None:
+                feeds.committed(after, events)
+                if on_commit is not None:
+                    await on_commit(after, events)
+
+            tables = Tables(store, committed)
             lobby = Lobby(engine, store)
             feeds = Feeds(tables, doorbell, stream_poll, keep_alive)
             app.state.services = Services(

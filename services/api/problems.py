@@ -101,6 +101,9 @@ def from_refusal(error: Refused) -> Problem:
     return Problem(status, error.reason, error.field, error.allowed)
 
 
+CLIENT_GONE = "client disconnected prematurely"  # what litestar says when the body is cut off
+
+
 def _on_problem(_: Request, error: Problem) -> Response:
     return problem_response(error)
 
@@ -127,6 +130,10 @@ def _on_validation(_: Request, error: ValidationException) -> Response:
 
 
 def _on_http(request: Request, error: HTTPException) -> Response:
+    if error.detail == CLIENT_GONE:
+        # Nobody is left to answer; nothing went wrong on our side.
+        log.info("%s %s: %s", request.method, request.url.path, error.detail)
+        return problem_response(Problem(400, "the request ended before its body did"))
     if error.status_code >= 500:
         return _on_unexpected(request, error)
     detail = "the body is larger than this service accepts" if error.status_code == 413 else None

@@ -19,10 +19,11 @@ from litestar.params import FromPath
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from domain import view
+from domain.events import Event
 from domain.state import State
 from infra.doorbell import Doorbell
 from infra.players import Player
-from projections.replay import fold_records, stable_states
+from projections.replay import fold_records, stable_after, stable_states
 from services.api.auth import optional_player
 from services.api.bodies import table_code
 from services.api.contract import OPTIONAL, READ, problems
@@ -73,12 +74,27 @@ class Feed:
 
     async def run(self, tables: Tables, doorbell: Doorbell, poll: float) -> None:
         async with doorbell.watch(self.code) as wake:
+            read = True
             while True:
-                records = await tables.store.read(self.code, after_seq=self.state.seq)
-                # A batch always ends at a stable state, so the last one is the table now.
-                for s in stable_states(records, self.state):
-                    self._advance(s)
-                await wake.wait(poll)
+                if read:
+                    records = await tables.store.read(self.code, after_seq=self.state.seq)
+                    # `committed` may have moved the feed on while the read was under way.
+                    records = [r for r in records if r.seq > self.state.seq]
+                    # A batch always ends at a stable state, so the last one is the table now.
+                    for s in stable_states(records, self.state):
+                        self._advance(s)
+                    tables.remember(self.state)
+                rung = await wake.wait(poll)
+                # Rung for appends this process already handed over (`committed`): no read.
+                read = not rung or wake.announced is None or wake.announced > self.state.seq
+
+    def committed(self, after: State, events: list[Event]) -> None:
+        """This process appended `events`, ending at `after`: show them without a read, if
+        they follow on from what the feed has (else the read after the ring catches up)."""
+        if after.seq - len(events) != self.state.seq:
+            return
+        for s in stable_after(events, self.state):
+            self._advance(s)
 
     def _advance(self, state: State) -> None:
         self.recent.append(state)
@@ -115,6 +131,11 @@ class Feeds:
         self._poll = poll
         self._feeds: dict[str, Feed] = {}
 
+    def committed(self, after: State, events: list[Event]) -> None:
+        feed = self._feeds.get(after.code)
+        if feed is not None:
+            feed.committed(after, events)
+
     def watching(self, code: str) -> int:
         """How many streams in this process watch `code` now."""
         feed = self._feeds.get(code)
@@ -124,9 +145,13 @@ class Feeds:
     async def subscribe(self, code: str) -> AsyncIterator[tuple[Feed, Watcher]]:
         feed = self._feeds.get(code)
         if feed is None:
-            feed = Feed(code, await self._tables.load(code))
-            self._feeds[code] = feed
-            feed.task = asyncio.create_task(feed.run(self._tables, self._doorbell, self._poll))
+            state = await self._tables.load(code)
+            # Streams opened together all await the load: the first back starts the feed.
+            feed = self._feeds.get(code)
+            if feed is None:
+                feed = Feed(code, state)
+                self._feeds[code] = feed
+                feed.task = asyncio.create_task(feed.run(self._tables, self._doorbell, self._poll))
         watcher = Watcher()
         feed.watchers.add(watcher)
         try:

@@ -1,9 +1,11 @@
-"""A process's bot machinery: a Dramatiq worker whose actor plays bot turns, and a sweeper.
+"""A process's bot machinery: a Dramatiq worker whose actor plays bot turns, and a sweeper;
+and the sending side alone, for the API.
 
 The actor's work is async (the event store is), so the runtime keeps one event loop in a
 thread of its own with its own engine and table cache; Dramatiq's worker threads hand each
-message to it. `euchre worker` runs one runtime per process; `euchre serve` runs one beside
-the API, so a newcomer's bots move with nothing else started.
+message to it. `euchre worker` runs one runtime per process, and `euchre serve` runs one in a
+child process beside the API (so a newcomer's bots move with nothing else started, and the
+worker's threads never hold the GIL the API's event loop is waiting for).
 """
 
 from __future__ import annotations
@@ -28,6 +30,27 @@ log = logging.getLogger(__name__)
 TURN_TIMEOUT = 60.0
 
 
+class BotSends:
+    """Where the API's commits send bot turns: a broker and the scheduler, no worker."""
+
+    def __init__(self, broker_url: str, scale: float = 1.0, namespace: str = "euchre") -> None:
+        self.broker = make_broker(broker_url, namespace)
+        self.scheduler = Scheduler(self.send, scale)
+
+    def send(self, code: str, key: str, delay: float) -> None:
+        send_bot_turn(self.broker, code, key, delay)
+
+    def close(self) -> None:
+        self.scheduler.close()
+        self.broker.close()
+
+    def __enter__(self) -> BotSends:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
 class BotRuntime:
     def __init__(
         self,
@@ -42,8 +65,10 @@ class BotRuntime:
     ) -> None:
         self.database_url = database_url
         self.scale = scale
-        self.broker = make_broker(broker_url, namespace)
-        self.scheduler = Scheduler(self.send, scale)
+        self._sends = BotSends(broker_url, scale, namespace)
+        self.broker = self._sends.broker
+        self.scheduler = self._sends.scheduler
+        self.send = self._sends.send
         self._threads = threads
         self._sweep = sweep
         self._grace = grace
@@ -52,9 +77,6 @@ class BotRuntime:
         self._worker: dramatiq.Worker | None = None
         self._sweeper: Future | None = None
         self.tables: Tables | None = None
-
-    def send(self, code: str, key: str, delay: float) -> None:
-        send_bot_turn(self.broker, code, key, delay)
 
     def _on_loop(self, coro, timeout: float | None = TURN_TIMEOUT):
         return asyncio.run_coroutine_threadsafe(coro, self._loop).result(timeout)
@@ -97,7 +119,7 @@ class BotRuntime:
     def stop(self) -> None:
         if self._worker is not None:
             self._worker.stop(timeout=10_000)
-        self.scheduler.close()
+        self.scheduler.close()  # before the loop stops: its turns go out on the broker first
         if self._sweeper is not None:
             self._sweeper.cancel()
         if self._thread.is_alive():

@@ -179,3 +179,41 @@ def test_spectators_of_one_table_share_each_view(api, base_url, started, monkeyp
     for thread in watching:
         thread.join(timeout=30)
     assert made and len(made) == len(set(made)), "a spectator's view was made more than once"
+
+
+def test_streams_opened_together_share_one_feed(database_url, redis_url):
+    """Five streams of one table opened at once: one feed reads for all of them (each extra
+    feed would read the log on every change, and miss what this process hands over)."""
+    app = create_app(database_url, redis_url)
+    with Server(app) as url, httpx.Client(base_url=url, timeout=30) as http:
+        ada = http.post("/api/players", json={"name": "Ada"}).json()
+        headers = {"Authorization": f"Bearer {ada['token']}"}
+        http.post("/api/tables", json={"code": "TOGETHER"}, headers=headers)
+        barrier = threading.Barrier(5)
+        views: list[list] = [[] for _ in range(5)]
+
+        def opened(out: list) -> bool:
+            if len(out) == 1:
+                barrier.wait(timeout=30)  # every stream open before any closes
+            return True
+
+        def read(out: list) -> None:
+            with (
+                httpx.Client(base_url=url, timeout=30) as client,
+                client.stream("GET", "/api/tables/TOGETHER/events") as response,
+            ):
+                for event in sse_events(response):
+                    out.append(event)
+                    feeds = app.state.services.feeds
+                    counted.append(feeds.watching("TOGETHER"))
+                    if opened(out):
+                        return
+
+        counted: list[int] = []
+        threads = [threading.Thread(target=read, args=(out,), daemon=True) for out in views]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=30)
+        assert all(len(out) == 1 for out in views)
+        assert max(counted) == 5, counted
