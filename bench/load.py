@@ -109,7 +109,8 @@ async def watch(
                     data = line[5:]
                 elif line in (b"\n", b"\r\n") and seq is not None:
                     arrivals.append((seq, time.perf_counter()))
-                    if seat is not None:
+                    if seat is not None and (seat.latest is None or seq > seat.latest["seq"]):
+                        # (not older than the answer to the seat's own last move)
                         seat.latest = msgspec.json.decode(data)
                         if seat.latest["status"] == "over":
                             table.over.set()
@@ -141,6 +142,8 @@ async def move(http, seat: Seat, view: dict, args, figures: Figures) -> None:
         # The answer is the seat's own view after its move: newer than the stream's, perhaps.
         if answer is not None and answer["seq"] > seat.latest["seq"]:
             seat.latest = answer
+            if answer["status"] == "over":
+                seat.table.over.set()
     finally:
         seat.moving = False
     consider(http, seat, args, figures)

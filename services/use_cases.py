@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from domain.codec import to_record
 from domain.commands import Command, OpenTable
 from domain.decider import decide_and_fold
-from domain.errors import Conflict
+from domain.errors import Conflict, Refused
 from domain.events import Event
 from domain.state import State
 from infra.eventstore import ConcurrencyConflict, NewEvent, Recorder
@@ -93,23 +93,28 @@ class Tables:
         """
         lock = self._locks.setdefault(code, asyncio.Lock())
         async with lock:
-            for _ in range(ATTEMPTS):
+            # Decided first on what this process last saw of the table, without a read: the
+            # append's seq check finds out if another process moved it on since, and anything
+            # refused is decided again on a fresh read before the refusal stands.
+            state = self._cache.get(code)
+            fresh = state is None
+            if state is None:
                 state = await self._current(code)
-                if not state.seq and not isinstance(command, OpenTable):
-                    raise NoSuchTable(code)
-                chosen = command(state) if callable(command) else command
-                if expected_seq is not None and state.seq != expected_seq:
-                    raise Stale(
-                        f"the table has moved on (it is at {state.seq}, you saw {expected_seq}); "
-                        "look again and choose"
-                    )
-                events, after = decide_and_fold(state, chosen)
+            for _ in range(ATTEMPTS):
+                try:
+                    events, after = self._decide(code, state, command, expected_seq)
+                except (Refused, NoSuchTable):
+                    if fresh:
+                        raise
+                    state, fresh = await self._current(code), True
+                    continue
                 new = [NewEvent(*to_record(e)) for e in events]
                 try:
                     result = await self.store.append(code, state.seq, new, command_id=command_id)
                 except ConcurrencyConflict:
-                    if expected_seq is not None:
+                    if expected_seq is not None and fresh:
                         raise Stale("the table moved on while your move was decided") from None
+                    state, fresh = await self._current(code), True
                     continue
                 if result.duplicate:
                     return await self._current(code)
@@ -118,3 +123,20 @@ class Tables:
                     await self._on_commit(after, events)
                 return after
         raise Conflict("the table is too busy right now; try again")
+
+    @staticmethod
+    def _decide(
+        code: str,
+        state: State,
+        command: Command | Callable[[State], Command],
+        expected_seq: int | None,
+    ) -> tuple[list[Event], State]:
+        if not state.seq and not isinstance(command, OpenTable):
+            raise NoSuchTable(code)
+        chosen = command(state) if callable(command) else command
+        if expected_seq is not None and state.seq != expected_seq:
+            raise Stale(
+                f"the table has moved on (it is at {state.seq}, you saw {expected_seq}); "
+                "look again and choose"
+            )
+        return decide_and_fold(state, chosen)

@@ -24,8 +24,12 @@ def _has_body(connection: ASGIConnection) -> bool:
     return "transfer-encoding" in connection.headers
 
 
-def json_bodies(connection: ASGIConnection, _: BaseRouteHandler) -> None:
-    """An app-wide guard: a request that changes state and has a body must declare it JSON."""
+async def json_bodies(connection: ASGIConnection, _: BaseRouteHandler) -> None:
+    """An app-wide guard: a request that changes state and has a body must declare it JSON.
+
+    Async though it never waits: litestar runs a plain function guard on a worker thread, a
+    thread hop on every request for a check of one header.
+    """
     if connection.scope.get("method") not in CHANGES or not _has_body(connection):
         return
     declared = connection.headers.get("content-type", "")

@@ -16,7 +16,7 @@ from litestar.params import FromPath, HeaderParameter, JSONBody, Parameter
 
 from domain import View, view
 from domain import commands as cmd
-from domain.errors import Conflict
+from domain.errors import Conflict, NotAllowed
 from domain.state import State
 from infra.players import Player
 from projections.log import public_line
@@ -216,7 +216,7 @@ class TablesController(Controller):
             def command(state: State) -> cmd.Command:
                 seat = state.seat_of(player.id)
                 if seat is None:
-                    raise Problem(403, "you don't sit at this table", field="code")
+                    raise NotAllowed("you don't sit at this table", field="code")
                 return move_command(data, seat)
 
             command_id = f"{player.id}:{code}:{idempotency_key}" if idempotency_key else None

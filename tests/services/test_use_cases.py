@@ -113,3 +113,39 @@ async def test_a_bot_turn_plays_once_and_a_stale_key_moves_on() -> None:
     assert seq > state.seq
     assert await play_turn(tables, "ABCD", key) == "moved on"
     assert await store.last_seq("ABCD") == seq
+
+
+async def test_a_process_behind_the_log_decides_again_on_what_is_there() -> None:
+    """Two processes on one log: the one whose memory of the table is out of date neither
+    refuses a move that is legal now nor applies one twice, and reads only when it must."""
+    store = MemoryEventStore()
+    here, there = Tables(store), Tables(store)
+    await open_table(here)
+    await here.load("ABCD")
+    await there.execute("ABCD", cmd.TakeSeat(player="bob", name="Bob", seat=1))
+
+    # Only legal on the table as it is now, which `here` hasn't seen: Bob is seated.
+    after = await here.execute("ABCD", cmd.LeaveSeat(player="bob", seat=1))
+    assert after.seats[1].player is None and after.seq == 4
+
+    # A seq sent from the newest view is current, though `here` was behind when it came.
+    await there.execute("ABCD", cmd.TakeSeat(player="cy", name="Cy", seat=2))
+    after = await here.execute("ABCD", cmd.LeaveSeat(player="cy", seat=2), expected_seq=5)
+    assert after.seq == 6
+
+    # And what is refused on the newest state stays refused, with nothing appended.
+    with pytest.raises(NotAllowed):
+        await here.execute("ABCD", cmd.StartGame(player="bob"))
+    assert len(await store.read("ABCD")) == 6
+
+    reads = 0
+    read = store.read
+
+    async def counted(code: str, after_seq: int = 0):
+        nonlocal reads
+        reads += 1
+        return await read(code, after_seq)
+
+    store.read = counted  # type: ignore[method-assign]
+    await here.execute("ABCD", cmd.TakeSeat(player="di", name="Di", seat=3))
+    assert reads == 0  # nobody else moved: decided on memory, checked by the append
