@@ -22,8 +22,8 @@ ALL_ON = {
 }
 
 
-def random_game(rng: random.Random) -> tuple[list, int]:
-    log = opening(f"{rng.getrandbits(256):064x}", ALL_ON)
+def random_game(rng: random.Random, code: str = "GAME") -> tuple[list, int]:
+    log = opening(f"{rng.getrandbits(256):064x}", ALL_ON, code=code)
     state = fold(log)
     while state.status == "playing":
         turn = deciding(state)[0]

@@ -10,6 +10,9 @@ keeps separate deployments (or tests) on one server apart; on RabbitMQ the URL's
 
 from __future__ import annotations
 
+import asyncio
+from urllib.parse import urlsplit
+
 import dramatiq
 from dramatiq.brokers.rabbitmq import RabbitmqBroker
 from dramatiq.brokers.redis import RedisBroker
@@ -24,6 +27,29 @@ def make_broker(url: str, namespace: str = "euchre") -> dramatiq.Broker:
         # Publisher confirms: a send that returns is on the broker, not in a socket buffer.
         return RabbitmqBroker(url=url, confirm_delivery=True)
     return RedisBroker(url=url, namespace=namespace)
+
+
+# What a client sends first to speak AMQP 0-9-1; a RabbitMQ that is up answers with its
+# Connection.Start method frame (frame type 1).
+AMQP_HEADER = b"AMQP\x00\x00\x09\x01"
+
+
+async def amqp_answers(url: str, timeout: float = 2.0) -> None:
+    """Raise unless a RabbitMQ at `url` answers the protocol header: a check for health that
+    needs no blocking client and leaves no connection behind (TLS for amqps:// URLs)."""
+    parts = urlsplit(url)
+    tls = parts.scheme == "amqps"
+    port = parts.port or (5671 if tls else 5672)
+    async with asyncio.timeout(timeout):
+        reader, writer = await asyncio.open_connection(parts.hostname, port, ssl=tls or None)
+        try:
+            writer.write(AMQP_HEADER)
+            await writer.drain()
+            frame = await reader.readexactly(1)
+        finally:
+            writer.close()
+    if frame != b"\x01":
+        raise ConnectionError(f"{parts.hostname}:{port} does not speak AMQP 0-9-1")
 
 
 def send_bot_turn(broker: dramatiq.Broker, code: str, key: str, delay_seconds: float) -> None:

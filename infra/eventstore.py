@@ -130,13 +130,17 @@ RING_SQL = (
 )
 COLUMNS = "stream, seq, position, type, data, command_id, at, xid::text::bigint"
 READ_SQL = f"SELECT {COLUMNS} FROM events WHERE stream = %s AND seq > %s ORDER BY seq"
+SIZE_SQL = "SELECT count(*), count(DISTINCT stream) FROM events"
 LAST_SEQ_SQL = "SELECT coalesce(max(seq), 0) FROM events WHERE stream = %s"
 # Only transactions older than every one still running: nothing can commit behind these later.
+# Ordered by the table's columns, so the index gives the order: `xid` alone would name the
+# selected number, and PostgreSQL would sort the whole rest of the log for every batch. The
+# horizon is a sub-select, worked out once, so no estimate of it can steer the plan either.
 READ_ALL_SQL = (
     f"SELECT {COLUMNS} FROM events "
     "WHERE (xid, position) > (%s::text::xid8, %s) "
-    "AND xid < pg_snapshot_xmin(pg_current_snapshot()) "
-    "ORDER BY xid, position LIMIT %s"
+    "AND xid < (SELECT pg_snapshot_xmin(pg_current_snapshot())) "
+    "ORDER BY events.xid, events.position LIMIT %s"
 )
 HELD_BACK_SQL = "SELECT EXISTS (SELECT 1 FROM events WHERE (xid, position) > (%s::text::xid8, %s))"
 
@@ -243,6 +247,12 @@ class EventStore:
 
     async def read(self, stream: str, after_seq: int = 0) -> list[RecordedEvent]:
         return await self._records(READ_SQL, (stream, after_seq))
+
+    async def size(self) -> tuple[int, int]:
+        """How many events the log holds, and in how many streams."""
+        async with self._pool.connection() as conn:
+            row = await (await conn.execute(SIZE_SQL)).fetchone()
+        return (row[0], row[1]) if row else (0, 0)
 
     async def last_seq(self, stream: str) -> int:
         async with self._pool.connection() as conn:

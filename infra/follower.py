@@ -35,6 +35,7 @@ async def put_row(conn: AsyncConnection, table: Table, code: str, values: dict |
 
 
 HELD_BACK_WAIT = 1.0
+REBUILD_BATCH = 20_000
 
 Apply = Callable[[AsyncConnection, list[RecordedEvent]], Awaitable[None]]
 Clear = Callable[[AsyncConnection], Awaitable[None]]
@@ -59,7 +60,12 @@ class Follower:
         self._lock = asyncio.Lock()
         self._key = zlib.crc32(f"follower/{name}".encode())
 
-    async def catch_up(self, patience: float = HELD_BACK_WAIT) -> int:
+    async def catch_up(
+        self,
+        patience: float = HELD_BACK_WAIT,
+        batch: int | None = None,
+        progress: Callable[[int], object] | None = None,
+    ) -> int:
         """Apply every event past the checkpoint; how many were read.
 
         Events already committed can be held back behind an older transaction still running
@@ -73,22 +79,25 @@ class Follower:
                 async with self._engine.begin() as conn:
                     await conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": self._key})
                     after = await checkpoint(conn, self.name)
-                    records = await self._store.read_all(after, self._batch)
+                    records = await self._store.read_all(after, batch or self._batch)
                     if records:
                         await self._apply(conn, records)
                         await save_checkpoint(conn, self.name, records[-1].cursor)
                 if records:
                     total += len(records)
+                    if progress is not None:
+                        progress(len(records))
                     continue
                 # Outside the transaction above: it would hold the horizon back itself.
                 if time.monotonic() >= deadline or not await self._store.held_back(after):
                     return total
                 await asyncio.sleep(0.005)
 
-    async def rebuild(self) -> int:
-        """Drop the rows and the checkpoint, then fold the whole log again."""
+    async def rebuild(self, progress: Callable[[int], object] | None = None) -> int:
+        """Drop the rows and the checkpoint, then fold the whole log again, in batches larger
+        than a live follower's (one transaction each), telling `progress` of each batch."""
         async with self._engine.begin() as conn:
             await conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": self._key})
             await self._clear(conn)
             await conn.execute(delete(checkpoints).where(checkpoints.c.name == self.name))
-        return await self.catch_up()
+        return await self.catch_up(batch=REBUILD_BATCH, progress=progress)

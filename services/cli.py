@@ -81,6 +81,7 @@ def _serve(args: argparse.Namespace, settings: Settings) -> int:
                 bots.scheduler,
                 rate_limits=settings.rate_limits,
                 secure_cookies=settings.secure_cookies,
+                broker_url=settings.broker(endpoints.redis_url),
             )
             # Idle connections stay open longer than a load balancer's or client's own idle
             # timeout (60 s is common): the side that closes first must not be the server, or
@@ -178,21 +179,33 @@ def _rebuild(args: argparse.Namespace, settings: Settings) -> int:
     from infra.eventstore import EventStore
     from infra.lobby import Lobby
 
-    async def rebuild(url: str) -> int:
+    async def rebuild(url: str) -> tuple[int, int]:
+        from tqdm import tqdm
+
         engine = create_engine(url)
-        store = await EventStore.open(url, size=2)
+        store = await EventStore.open(url, size=4)
         try:
-            count = await Lobby(engine, store).rebuild()
-            await Activity(engine, store).rebuild()
-            return count
+            total, tables = await store.size()
+            # Both read models fold the log at once: while one waits on the database, the
+            # other folds its batch.
+            bars = [
+                tqdm(total=total, desc=name, unit=" events", unit_scale=True, position=n)
+                for n, name in enumerate(("lobby", "activity"))
+            ]
+            with bars[0], bars[1]:
+                count, _ = await asyncio.gather(
+                    Lobby(engine, store).rebuild(bars[0].update),
+                    Activity(engine, store).rebuild(bars[1].update),
+                )
+            return count, tables
         finally:
             await store.close()
             await engine.dispose()
 
     with embedded.services(settings) as endpoints:
         migrate(endpoints.database_url)
-        count = asyncio.run(rebuild(endpoints.database_url))
-    print(f"lobby and activity rebuilt from {count} events")
+        count, tables = asyncio.run(rebuild(endpoints.database_url))
+    print(f"lobby and activity rebuilt from {count} events of {tables} tables")
     return 0
 
 

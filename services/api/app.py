@@ -54,6 +54,7 @@ class Services:
     feeds: Feeds
     redis: aioredis.Redis | None
     replies: Replies
+    broker_url: str | None
 
 
 async def _follow_lobby(lobby: Lobby, doorbell: Doorbell) -> None:
@@ -74,12 +75,14 @@ def create_app(
     keep_alive: float = KEEP_ALIVE,
     rate_limits: RateLimits | None = RateLimits(),  # noqa: B008 (frozen)
     secure_cookies: str = "auto",
+    broker_url: str | None = None,
 ) -> Litestar:
     """The API for the database at `database_url` (already migrated).
 
     `on_commit` runs after each command's events commit (the bots' scheduler hooks in here).
     `rate_limits` None turns the limits off; `secure_cookies` is auto, on or off (see
-    services.api.auth.secure).
+    services.api.auth.secure); `broker_url`, where bot turns queue if not on `redis_url`, is
+    what the health check asks after.
     """
 
     @contextlib.asynccontextmanager
@@ -113,6 +116,7 @@ def create_app(
                 feeds,
                 redis,
                 Replies(engine),
+                broker_url or redis_url,
             )
             follower = asyncio.create_task(_follow_lobby(lobby, doorbell))
             # Everything made to start up lives as long as the process: out of the collector's

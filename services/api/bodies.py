@@ -122,6 +122,9 @@ class Waiting(msgspec.Struct):
     tables: list[LobbyRow]
 
 
-class Health(msgspec.Struct):
+class Health(msgspec.Struct, omit_defaults=True):
     database: str
     broker: str
+    redis: Annotated[
+        str | None, msgspec.Meta(description="Redis for rate limits, where it isn't the broker")
+    ] = None

@@ -5,6 +5,7 @@ from __future__ import annotations
 from litestar import Request, Response, get
 from sqlalchemy import text
 
+from infra.broker import AMQP, amqp_answers
 from services.api.bodies import Health
 from services.api.contract import problems
 
@@ -19,13 +20,22 @@ async def health(request: Request) -> Response[Health]:
             await conn.execute(text("SELECT 1"))
     except Exception as error:
         status["database"] = f"down: {type(error).__name__}"
+    # Bot turns queue on RabbitMQ where it is the broker, else on the Redis limits use too.
+    redis_is = "broker"
+    if services.broker_url is not None and services.broker_url.startswith(AMQP):
+        redis_is = "redis"
+        status["redis"] = "ok"
+        try:
+            await amqp_answers(services.broker_url)
+        except Exception as error:
+            status["broker"] = f"down: {type(error).__name__}"
     if services.redis is None:
-        status["broker"] = "down: no broker configured"
+        status[redis_is] = "down: no Redis configured"
     else:
         try:
             await services.redis.ping()
         except Exception as error:
-            status["broker"] = f"down: {type(error).__name__}"
+            status[redis_is] = f"down: {type(error).__name__}"
     down = [name for name, value in status.items() if value != "ok"]
     if down:
         body = {

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import logging
+import socket
 import time
 
+import httpx
 import psycopg
 import pytest
+from http_kit import Server
 from test_http_refusals import assert_problem
+
+from services.api.app import create_app
 
 PROBLEM = "application/problem+json"
 
@@ -221,3 +226,19 @@ def test_the_view_names_its_cards_suits_levels_and_phases_as_enums(schema):
     assert enum(seat["bot"]) == ["easy", "medium", "hard", "expert"]
     card_at = schema["components"]["schemas"]["CardAt"]["properties"]
     assert enum(card_at["card"]) == cards
+
+
+def test_health_asks_rabbitmq_when_it_is_the_broker(database_url, redis_url, rabbitmq_url):
+    """With bot turns on RabbitMQ, health speaks AMQP to it (and still pings the Redis the
+    rate limits use); a broker that doesn't answer is a 503 naming it."""
+    with Server(create_app(database_url, redis_url, broker_url=rabbitmq_url)) as url:
+        answer = httpx.get(f"{url}/api/health")
+        assert answer.status_code == 200
+        assert answer.json() == {"database": "ok", "broker": "ok", "redis": "ok"}
+    with socket.socket() as unused:
+        unused.bind(("127.0.0.1", 0))  # bound, never listening: nobody answers there
+        gone = f"amqp://guest:guest@127.0.0.1:{unused.getsockname()[1]}/"
+        with Server(create_app(database_url, redis_url, broker_url=gone)) as url:
+            answer = httpx.get(f"{url}/api/health")
+            body = assert_problem(answer, 503)
+            assert body["broker"].startswith("down") and body["redis"] == "ok"

@@ -1,0 +1,95 @@
+"""`euchre rebuild` over a log of many finished games: how long the command takes, end to end.
+
+Fills a scratch database on the server at EUCHRE_DATABASE_URL (else EUCHRE_TEST_DATABASE_URL,
+else the local test server) with `--games` random games to 10, played by the rules engine and
+copied in with COPY (not timed), then runs `euchre rebuild` against it as an operator would,
+and drops the database afterwards.
+Usage: uv run python bench/rebuild.py [--games 10000]
+"""
+
+import argparse
+import os
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+from uuid import uuid4
+
+import msgspec
+import psycopg
+from rules import random_game
+from sqlalchemy import make_url
+
+from domain.codec import to_record
+from infra.db import migrate
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_URL = "postgresql://postgres@127.0.0.1:5432/test"
+
+
+def fill(url: str, games: int) -> int:
+    """Logs `games` finished games, one stream each; how many events."""
+    rng = random.Random(2026)
+    events = 0
+    with (
+        psycopg.connect(url) as conn,
+        conn.cursor().copy("COPY events (stream, seq, type, data) FROM STDIN") as copy,
+    ):
+        for n in range(games):
+            code = f"RB{n:05d}"
+            log, _ = random_game(rng, code)
+            for seq, event in enumerate(log, start=1):
+                kind, data = to_record(event)
+                copy.write_row((code, seq, kind, msgspec.json.encode(data).decode()))
+            events += len(log)
+    return events
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=10_000)
+    args = parser.parse_args()
+
+    server = os.environ.get("EUCHRE_DATABASE_URL") or os.environ.get(
+        "EUCHRE_TEST_DATABASE_URL", DEFAULT_URL
+    )
+    name = f"bench_{uuid4().hex}"
+    url = make_url(server).set(database=name).render_as_string(hide_password=False)
+    with psycopg.connect(server, autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    try:
+        migrate(url)
+        started = time.perf_counter()
+        events = fill(url, args.games)
+        print(
+            f"logged {args.games} games, {events} events in {time.perf_counter() - started:.0f} s"
+        )
+        env = {k: v for k, v in os.environ.items() if not k.startswith("EUCHRE_")}
+        env.update(
+            EUCHRE_DATABASE_URL=url,
+            EUCHRE_REDIS_URL=os.environ.get("EUCHRE_TEST_REDIS_URL", "redis://127.0.0.1:6379/0"),
+        )
+        started = time.perf_counter()
+        done = subprocess.run(
+            [sys.executable, "-m", "services.cli", "rebuild"],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+        )
+        took = time.perf_counter() - started
+        if done.returncode != 0:
+            raise SystemExit(f"euchre rebuild failed:\n{done.stderr}")
+        print(done.stdout.strip().splitlines()[-1])
+        print(
+            f"euchre rebuild: {took:.1f} s for {args.games} games"
+            f"  ({events / took:,.0f} events/s; goal: 10,000 games in 30 s or less)"
+        )
+    finally:
+        with psycopg.connect(server, autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+
+
+if __name__ == "__main__":
+    main()
