@@ -13,7 +13,6 @@ Usage: uv run python bench/append.py [--clients 1 8 32] [--seconds 5] [--process
 import argparse
 import asyncio
 import multiprocessing
-import os
 import re
 import shutil
 import statistics
@@ -24,12 +23,11 @@ from uuid import uuid4
 
 import psycopg
 from psycopg_pool import AsyncConnectionPool
-from sqlalchemy import make_url
+from scratch import scratch_database
 
-from infra.db import conninfo, migrate
+from infra.db import conninfo
 from infra.eventstore import EventStore, NewEvent
 
-DEFAULT_URL = "postgresql://postgres@127.0.0.1:5432/test"
 # What an append writes, give or take: one row with a small JSON document, then a commit.
 PGBENCH_SCRIPT = (
     "INSERT INTO pgbench_rows (stream, data) VALUES ('p' || :client_id, '{\"n\": 1}');\n"
@@ -124,15 +122,7 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=2, help="client processes for the store")
     args = parser.parse_args()
 
-    server = os.environ.get("EUCHRE_DATABASE_URL") or os.environ.get(
-        "EUCHRE_TEST_DATABASE_URL", DEFAULT_URL
-    )
-    name = f"bench_{uuid4().hex}"
-    url = make_url(server).set(database=name).render_as_string(hide_password=False)
-    with psycopg.connect(server, autocommit=True) as admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-    try:
-        migrate(url)
+    with scratch_database() as url:
         with psycopg.connect(url, autocommit=True) as conn:
             conn.execute(
                 "CREATE TABLE pgbench_rows (id bigserial PRIMARY KEY, stream text, data jsonb)"
@@ -155,9 +145,6 @@ def main() -> None:
                     f"  (python inserts {ceiling / reference:4.2f})"
                 )
             print(line, flush=True)
-    finally:
-        with psycopg.connect(server, autocommit=True) as admin:
-            admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
 
 
 if __name__ == "__main__":

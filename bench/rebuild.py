@@ -14,18 +14,15 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from uuid import uuid4
 
 import msgspec
 import psycopg
 from rules import random_game
-from sqlalchemy import make_url
+from scratch import scratch_database
 
 from domain.codec import to_record
-from infra.db import migrate
 
 ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_URL = "postgresql://postgres@127.0.0.1:5432/test"
 
 
 def fill(url: str, games: int) -> int:
@@ -51,15 +48,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=10_000)
     args = parser.parse_args()
 
-    server = os.environ.get("EUCHRE_DATABASE_URL") or os.environ.get(
-        "EUCHRE_TEST_DATABASE_URL", DEFAULT_URL
-    )
-    name = f"bench_{uuid4().hex}"
-    url = make_url(server).set(database=name).render_as_string(hide_password=False)
-    with psycopg.connect(server, autocommit=True) as admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-    try:
-        migrate(url)
+    with scratch_database() as url:
         started = time.perf_counter()
         events = fill(url, args.games)
         print(
@@ -86,9 +75,6 @@ def main() -> None:
             f"euchre rebuild: {took:.1f} s for {args.games} games"
             f"  ({events / took:,.0f} events/s; goal: 10,000 games in 30 s or less)"
         )
-    finally:
-        with psycopg.connect(server, autocommit=True) as admin:
-            admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
 
 
 if __name__ == "__main__":

@@ -1,0 +1,32 @@
+"""A migrated database of a benchmark's own, so it never writes into a real event log."""
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from uuid import uuid4
+
+import psycopg
+from sqlalchemy import make_url
+
+from infra.db import migrate
+
+DEFAULT_URL = "postgresql://postgres@127.0.0.1:5432/test"
+
+
+@contextmanager
+def scratch_database() -> Iterator[str]:
+    """The URL of a new, migrated database on the server at EUCHRE_DATABASE_URL (else
+    EUCHRE_TEST_DATABASE_URL, else the local test server), dropped on the way out."""
+    server = os.environ.get("EUCHRE_DATABASE_URL") or os.environ.get(
+        "EUCHRE_TEST_DATABASE_URL", DEFAULT_URL
+    )
+    name = f"bench_{uuid4().hex}"
+    url = make_url(server).set(database=name).render_as_string(hide_password=False)
+    with psycopg.connect(server, autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    try:
+        migrate(url)
+        yield url
+    finally:
+        with psycopg.connect(server, autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
