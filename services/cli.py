@@ -126,13 +126,15 @@ def _work(settings: Settings, threads: int) -> None:
     import signal
     import threading
 
+    # Before the slow imports: a Ctrl-C while they run stops the worker, not with a traceback.
+    stop = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop.set())
+
     from infra.db import migrate
     from services.bots.runtime import BotRuntime
 
     _worker_logging()  # here, not in the parent: a spawned process starts with fresh logging
-    stop = threading.Event()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, lambda *_: stop.set())
     migrate(settings.database_url)
     broker = settings.broker_url or settings.redis_url
     with BotRuntime(settings.database_url, broker, settings.bot_delay_scale, threads=threads):
