@@ -25,6 +25,11 @@ def conninfo(url: str) -> str:
     return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
 
 
+def server_options(settings: dict[str, str]) -> str:
+    """Server settings for each new connection, as libpq's `options` parameter carries them."""
+    return " ".join(f"-c {name}={value}" for name, value in settings.items())
+
+
 def create_engine(url: str, **options: object) -> AsyncEngine:
     """Encode JSON with msgspec so event data round-trips exactly as the domain encodes it."""
     return create_async_engine(

@@ -26,7 +26,7 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from infra.db import conninfo
+from infra.db import conninfo, server_options
 
 CHANNEL = "euchre_events"
 log = logging.getLogger(__name__)
@@ -171,12 +171,15 @@ class EventStore:
         """A store for the database at `url` holding up to `size` connections, each with the
         server `settings` given (e.g. {"synchronous_commit": "off"} where durability isn't
         under test)."""
-        options = " ".join(f"-c {name}={value}" for name, value in (settings or {}).items())
         pool = AsyncConnectionPool(
             conninfo(url),
             min_size=min(2, size),
             max_size=size,
-            kwargs={"autocommit": True, "prepare_threshold": 0, "options": options},
+            kwargs={
+                "autocommit": True,
+                "prepare_threshold": 0,
+                "options": server_options(settings or {}),
+            },
             configure=_configure,
             open=False,
         )
@@ -250,14 +253,12 @@ class EventStore:
 
     async def size(self) -> tuple[int, int]:
         """How many events the log holds, and in how many streams."""
-        async with self._pool.connection() as conn:
-            row = await (await conn.execute(SIZE_SQL)).fetchone()
-        return (row[0], row[1]) if row else (0, 0)
+        events, streams = await self._row(SIZE_SQL, ())
+        return events, streams
 
     async def last_seq(self, stream: str) -> int:
-        async with self._pool.connection() as conn:
-            row = await (await conn.execute(LAST_SEQ_SQL, (stream,))).fetchone()
-        return row[0] if row else 0
+        (seq,) = await self._row(LAST_SEQ_SQL, (stream,))
+        return seq
 
     async def read_all(self, after: Cursor = START, limit: int = 500) -> list[RecordedEvent]:
         """Every stream's events after `after`, in an order no later commit can break: each
@@ -267,11 +268,15 @@ class EventStore:
     async def held_back(self, after: Cursor) -> bool:
         """Whether events past `after` have committed but `read_all` can't pass them yet,
         because a transaction older than theirs is still running somewhere on the server."""
+        (held,) = await self._row(HELD_BACK_SQL, (str(after.xid), after.position))
+        return bool(held)
+
+    async def _row(self, sql: str, params: tuple[Any, ...]) -> tuple[Any, ...]:
+        """The one row of an aggregate query (count, max, exists always give one)."""
         async with self._pool.connection() as conn:
-            row = await (
-                await conn.execute(HELD_BACK_SQL, (str(after.xid), after.position))
-            ).fetchone()
-        return bool(row and row[0])
+            row = await (await conn.execute(sql, params)).fetchone()
+        assert row is not None
+        return row
 
     async def _records(self, sql: str, params: tuple[Any, ...]) -> list[RecordedEvent]:
         async with self._pool.connection() as conn:

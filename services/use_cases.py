@@ -1,9 +1,10 @@
 """Table use cases shared by the API and the bot workers: load, decide, append, tell.
 
-A command is decided on the table's current state and appended with the `seq` it was decided
-on; if someone else appended first, it is decided again on the new state (unless the caller
-pinned the `seq`, in which case it is stale). Each process keeps the tables it has seen in
-memory and reads only the events after them, so loading a busy table costs one small query.
+A command is appended with the `seq` it was decided on; if someone else appended first, it is
+decided again on the new state (unless the caller pinned the `seq`, in which case it is stale).
+Each process keeps the tables it has seen in memory: a command is decided on that memory with
+no read at all (the append's seq check finds out if it was out of date), and loading a table
+reads only the events after it, one small query.
 """
 
 from __future__ import annotations

@@ -6,12 +6,11 @@ from collections.abc import AsyncIterator
 import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from infra.db import create_engine
+from infra.db import create_engine, server_options
 from infra.eventstore import EventStore
 from infra.memory_store import MemoryEventStore
 
 FAST_COMMITS = {"synchronous_commit": "off"}
-OPTIONS = " ".join(f"-c {name}={value}" for name, value in FAST_COMMITS.items())
 
 
 @pytest.fixture
@@ -24,7 +23,9 @@ async def engine(database_url: str) -> AsyncIterator[AsyncEngine]:
     # Room for ten concurrent writers without churning overflow connections. Durability is not
     # under test, and waiting for the disk on each of a thousand serial commits would be most
     # of the suite's time; what commits, and in what order others see it, is unchanged.
-    engine = create_engine(database_url, pool_size=12, connect_args={"options": OPTIONS})
+    engine = create_engine(
+        database_url, pool_size=12, connect_args={"options": server_options(FAST_COMMITS)}
+    )
     yield engine
     await engine.dispose()
 
