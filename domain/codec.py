@@ -8,13 +8,19 @@ from typing import Any
 
 import msgspec
 
-from domain.events import AnyEvent, Event
+from domain.events import EVENT_TYPES, Event
 
 
 def to_event(type_: str, data: dict[str, Any]) -> Event:
-    """The domain event for a logged (type, data) pair."""
-    event: Event = msgspec.convert({**data, "type": type_}, AnyEvent)
-    return event
+    """The domain event for a logged (type, data) pair.
+
+    Converted to the type's own class: msgspec keeps a class's decoding plan, but works out
+    a union's again on every call (60 µs an event against 1 µs, which was most of a fold).
+    """
+    kind = EVENT_TYPES.get(type_)
+    if kind is None:
+        raise msgspec.ValidationError(f"the log holds an event of unknown type {type_!r}")
+    return msgspec.convert(data, kind)
 
 
 def to_record(event: Event) -> tuple[str, dict[str, Any]]:

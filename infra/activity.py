@@ -14,7 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from domain.events import GameWon
 from infra.eventstore import EventStore, RecordedEvent
-from infra.follower import Follower, put_row
+from infra.follower import Follower, put_rows
 
 GAME_WON = GameWon.__struct_config__.tag
 metadata = MetaData()
@@ -30,9 +30,11 @@ activity = Table(
 class Activity:
     def __init__(self, engine: AsyncEngine, store: EventStore) -> None:
         self._engine = engine
-        follower = Follower("activity", engine, store, self._apply, self._clear, batch=2000)
-        self.catch_up = follower.catch_up
-        self.rebuild = follower.rebuild
+        # Only where each table's log has got to matters here, never what an event says.
+        self.follower = Follower(
+            "activity", engine, store, self._apply, self._clear, batch=2000, data_of=frozenset()
+        )
+        self.catch_up = self.follower.catch_up
 
     async def quiet_since(self, seconds: float) -> list[tuple[str, float]]:
         """Unfinished tables whose log hasn't grown for `seconds`, with how long it's been."""
@@ -47,12 +49,15 @@ class Activity:
     async def _apply(conn: AsyncConnection, records: list[RecordedEvent]) -> None:
         last: dict[str, tuple[int, datetime] | None] = {}
         for r in records:
-            # By the logged type alone: decoding every move of the log to find the one that
-            # ends a game was most of a rebuild's time.
             last[r.stream] = None if r.type == GAME_WON else (r.seq, r.at)
-        for code, seen in last.items():
-            values = None if seen is None else {"seq": seen[0], "at": seen[1]}
-            await put_row(conn, activity, code, values)
+        await put_rows(
+            conn,
+            activity,
+            {
+                code: None if seen is None else {"seq": seen[0], "at": seen[1]}
+                for code, seen in last.items()
+            },
+        )
 
     @staticmethod
     async def _clear(conn: AsyncConnection) -> None:

@@ -11,27 +11,40 @@ from __future__ import annotations
 import asyncio
 import time
 import zlib
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 
 from sqlalchemy import Table, delete, text
 from sqlalchemy.dialects.postgresql import insert as upsert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from infra.eventstore import EventStore, RecordedEvent, checkpoint, checkpoints, save_checkpoint
+from infra.eventstore import (
+    START,
+    EventStore,
+    RecordedEvent,
+    checkpoint,
+    checkpoints,
+    save_checkpoint,
+)
+
+UPSERT_SLICE = 5000
 
 
-async def put_row(conn: AsyncConnection, table: Table, code: str, values: dict | None) -> None:
-    """Set a read model's row for table `code` to `values`, or delete it when None."""
-    if values is None:
-        await conn.execute(delete(table).where(table.c.code == code))
-        return
-    statement = upsert(table).values(code=code, **values)
-    await conn.execute(
-        statement.on_conflict_do_update(
-            index_elements=[table.c.code],
-            set_={name: statement.excluded[name] for name in values},
+async def put_rows(conn: AsyncConnection, table: Table, rows: dict[str, dict | None]) -> None:
+    """Set a read model's row for each table code to its values, or delete it where None: one
+    statement for each, however many tables a batch of the log touched."""
+    gone = [code for code, values in rows.items() if values is None]
+    kept = [{"code": code, **values} for code, values in rows.items() if values is not None]
+    if gone:
+        await conn.execute(delete(table).where(table.c.code.in_(gone)))
+    # In slices, so no statement nears PostgreSQL's 65,535 parameters.
+    for start in range(0, len(kept), UPSERT_SLICE):
+        statement = upsert(table).values(kept[start : start + UPSERT_SLICE])
+        await conn.execute(
+            statement.on_conflict_do_update(
+                index_elements=[table.c.code],
+                set_={name: statement.excluded[name] for name in kept[0] if name != "code"},
+            )
         )
-    )
 
 
 HELD_BACK_WAIT = 1.0
@@ -50,13 +63,17 @@ class Follower:
         apply: Apply,
         clear: Clear,
         batch: int = 1000,
+        data_of: frozenset[str] | None = None,
     ) -> None:
+        """`data_of`: the event types whose data `apply` reads (None: all); the others reach
+        it with empty data, unread and undecoded."""
         self.name = name
         self._engine = engine
         self._store = store
         self._apply = apply
         self._clear = clear
         self._batch = batch
+        self._data_of = data_of
         self._lock = asyncio.Lock()
         self._key = zlib.crc32(f"follower/{name}".encode())
 
@@ -77,9 +94,9 @@ class Follower:
         async with self._lock:
             while True:
                 async with self._engine.begin() as conn:
-                    await conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": self._key})
+                    await self._lock_rows(conn)
                     after = await checkpoint(conn, self.name)
-                    records = await self._store.read_all(after, batch or self._batch)
+                    records = await self._store.read_all(after, batch or self._batch, self._data_of)
                     if records:
                         await self._apply(conn, records)
                         await save_checkpoint(conn, self.name, records[-1].cursor)
@@ -93,11 +110,46 @@ class Follower:
                     return total
                 await asyncio.sleep(0.005)
 
-    async def rebuild(self, progress: Callable[[int], object] | None = None) -> int:
-        """Drop the rows and the checkpoint, then fold the whole log again, in batches larger
-        than a live follower's (one transaction each), telling `progress` of each batch."""
-        async with self._engine.begin() as conn:
-            await conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": self._key})
-            await self._clear(conn)
-            await conn.execute(delete(checkpoints).where(checkpoints.c.name == self.name))
-        return await self.catch_up(batch=REBUILD_BATCH, progress=progress)
+    async def _lock_rows(self, conn: AsyncConnection) -> None:
+        await conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": self._key})
+
+    async def _restart(self, conn: AsyncConnection) -> None:
+        await self._lock_rows(conn)
+        await self._clear(conn)
+        await conn.execute(delete(checkpoints).where(checkpoints.c.name == self.name))
+
+
+async def rebuild(
+    followers: Sequence[Follower], progress: Callable[[int], object] | None = None
+) -> int:
+    """Drop the followers' rows and checkpoints, then fold the whole log into all of them,
+    reading it once; how many events were read.
+
+    Batches are larger than a live follower's, each one transaction for every read model and
+    checkpoint; the next batch is read while this one is applied. Live followers in other
+    processes wait on the locks and carry on from the new checkpoints.
+    """
+    engine, store = followers[0]._engine, followers[0]._store
+    data_of: frozenset[str] | None = frozenset()
+    for f in followers:
+        data_of = None if data_of is None or f._data_of is None else data_of | f._data_of
+    async with engine.begin() as conn:
+        for follower in sorted(followers, key=lambda f: f._key):
+            await follower._restart(conn)
+    total, after = 0, START
+    reading = asyncio.ensure_future(store.read_all(after, REBUILD_BATCH, data_of))
+    while records := await reading:
+        after = records[-1].cursor
+        reading = asyncio.ensure_future(store.read_all(after, REBUILD_BATCH, data_of))
+        async with engine.begin() as conn:
+            for follower in sorted(followers, key=lambda f: f._key):
+                await follower._lock_rows(conn)
+                await follower._apply(conn, records)
+                await save_checkpoint(conn, follower.name, after)
+        total += len(records)
+        if progress is not None:
+            progress(len(records))
+    # Whatever committed behind a transaction that was still running, as a live follower would.
+    for follower in followers:
+        total += await follower.catch_up(batch=REBUILD_BATCH, progress=progress)
+    return total

@@ -9,7 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from domain.codec import to_event
 from infra.eventstore import EventStore, RecordedEvent
-from infra.follower import Follower, put_row
+from infra.follower import Follower, put_rows
 from projections.lobby import CHANGES_LOBBY, LobbyRow, next_row
 
 metadata = MetaData()
@@ -25,9 +25,10 @@ lobby = Table(
 class Lobby:
     def __init__(self, engine: AsyncEngine, store: EventStore) -> None:
         self._engine = engine
-        self._follower = Follower("lobby", engine, store, self._apply, self._clear)
-        self.catch_up = self._follower.catch_up
-        self.rebuild = self._follower.rebuild
+        self.follower = Follower(
+            "lobby", engine, store, self._apply, self._clear, data_of=CHANGES_LOBBY
+        )
+        self.catch_up = self.follower.catch_up
 
     async def rows(self) -> list[LobbyRow]:
         """Waiting tables, newest first."""
@@ -37,19 +38,26 @@ class Lobby:
 
     @staticmethod
     async def _apply(conn: AsyncConnection, records: list[RecordedEvent]) -> None:
-        rows: dict[str, LobbyRow | None] = {}
-        for r in records:
-            if r.type not in CHANGES_LOBBY:
-                continue  # a game's moves: the bulk of the log, none of the lobby
-            if r.stream not in rows:
-                found = await conn.scalar(select(lobby.c.row).where(lobby.c.code == r.stream))
-                rows[r.stream] = None if found is None else msgspec.convert(found, LobbyRow)
+        # A game's moves are the bulk of the log and none of the lobby: skipped undecoded.
+        changes = [r for r in records if r.type in CHANGES_LOBBY]
+        if not changes:
+            return
+        codes = {r.stream for r in changes}
+        found = await conn.execute(select(lobby.c.code, lobby.c.row).where(lobby.c.code.in_(codes)))
+        rows: dict[str, LobbyRow | None] = dict.fromkeys(codes)
+        rows.update((code, msgspec.convert(row, LobbyRow)) for code, row in found)
+        for r in changes:
             rows[r.stream] = next_row(rows[r.stream], to_event(r.type, r.data), r.at, r.position)
-        for code, row in rows.items():
-            values = (
-                None if row is None else {"position": row.position, "row": msgspec.to_builtins(row)}
-            )
-            await put_row(conn, lobby, code, values)
+        await put_rows(
+            conn,
+            lobby,
+            {
+                code: None
+                if row is None
+                else {"position": row.position, "row": msgspec.to_builtins(row)}
+                for code, row in rows.items()
+            },
+        )
 
     @staticmethod
     async def _clear(conn: AsyncConnection) -> None:

@@ -78,11 +78,16 @@ class MemoryEventStore:
     async def last_seq(self, stream: str) -> int:
         return len(self._streams.get(stream, []))
 
-    async def read_all(self, after: Cursor = START, limit: int = 500) -> list[RecordedEvent]:
+    async def read_all(
+        self, after: Cursor = START, limit: int = 500, data_of: frozenset[str] | None = None
+    ) -> list[RecordedEvent]:
         """Positions and transaction ids both rise with each commit here, so the events after
         `after` are the log's tail from there."""
         start = bisect.bisect_right(self._all, after, key=lambda r: r.cursor)
-        return [_copy(r) for r in self._all[start : start + limit]]
+        tail = [_copy(r) for r in self._all[start : start + limit]]
+        if data_of is None:
+            return tail
+        return [r if r.type in data_of else msgspec.structs.replace(r, data={}) for r in tail]
 
 
 def _copy(r: RecordedEvent) -> RecordedEvent:

@@ -179,6 +179,7 @@ def _rebuild(args: argparse.Namespace, settings: Settings) -> int:
     from infra.activity import Activity
     from infra.db import create_engine, migrate
     from infra.eventstore import EventStore
+    from infra.follower import rebuild as fold_again
     from infra.lobby import Lobby
 
     async def rebuild(url: str) -> tuple[int, int]:
@@ -188,17 +189,9 @@ def _rebuild(args: argparse.Namespace, settings: Settings) -> int:
         store = await EventStore.open(url, size=4)
         try:
             total, tables = await store.size()
-            # Both read models fold the log at once: while one waits on the database, the
-            # other folds its batch.
-            bars = [
-                tqdm(total=total, desc=name, unit=" events", unit_scale=True, position=n)
-                for n, name in enumerate(("lobby", "activity"))
-            ]
-            with bars[0], bars[1]:
-                count, _ = await asyncio.gather(
-                    Lobby(engine, store).rebuild(bars[0].update),
-                    Activity(engine, store).rebuild(bars[1].update),
-                )
+            followers = [Lobby(engine, store).follower, Activity(engine, store).follower]
+            with tqdm(total=total, desc="log", unit=" events", unit_scale=True) as bar:
+                count = await fold_again(followers, bar.update)
             return count, tables
         finally:
             await store.close()

@@ -21,7 +21,7 @@ from infra.eventstore import (
     checkpoint,
     save_checkpoint,
 )
-from infra.follower import Follower
+from infra.follower import Follower, rebuild
 
 pytestmark = pytest.mark.anyio
 # What any event store must do, so the in-memory one stands in for PostgreSQL in use-case tests.
@@ -272,3 +272,52 @@ async def test_a_follower_waits_a_moment_for_events_held_back_by_an_older_transa
         await older.commit()
         assert await waiting == 1
     assert [e.data for e in folded] == [{"n": 1}]
+
+
+@BOTH
+async def test_a_reader_may_leave_out_the_data_of_types_it_does_not_read(store: EventStore):
+    await store.append("T1", 0, [noted(1), NewEvent("Kept", {"k": 1}), noted(2)])
+
+    some = await store.read_all(START, data_of=frozenset({"Kept"}))
+
+    assert [(e.type, e.data) for e in some] == [("Noted", {}), ("Kept", {"k": 1}), ("Noted", {})]
+    assert [e.cursor for e in some] == [e.cursor for e in await store.read_all(START)]
+
+
+async def test_a_rebuild_reads_the_log_once_for_every_follower_and_folds_what_they_would(
+    store: EventStore, engine: AsyncEngine, monkeypatch
+):
+    folds: dict[str, list] = {"all": [], "kept": []}
+
+    def follower(name: str, data_of: frozenset[str] | None) -> Follower:
+        async def apply(conn, records) -> None:
+            # What a follower may rely on: the data of the types it named, and every cursor.
+            folds[name].extend(
+                (e.cursor, e.data if data_of is None or e.type in data_of else None)
+                for e in records
+            )
+
+        async def clear(conn) -> None:
+            folds[name].clear()
+
+        return Follower(name, engine, store, apply, clear, data_of=data_of)
+
+    both = [follower("all", None), follower("kept", frozenset({"Kept"}))]
+    for n in range(30):
+        await store.append(f"T{n % 4}", 2 * (n // 4), [noted(n), NewEvent("Kept", {"k": n})])
+    for f in both:
+        await f.catch_up()
+    live = {name: list(fold) for name, fold in folds.items()}
+    reads: list[int] = []
+    read_all = store.read_all
+
+    async def counted(*args, **kwargs):
+        found = await read_all(*args, **kwargs)
+        reads.append(len(found))
+        return found
+
+    monkeypatch.setattr(store, "read_all", counted)
+
+    assert await rebuild(both) == 60
+    assert folds == live
+    assert sum(reads) == 60  # once, not once a follower
