@@ -16,14 +16,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import random
+import re
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -177,26 +180,24 @@ async def _send(http, seat: Seat, view: dict, figures: Figures) -> dict | None:
     return after
 
 
-async def _post(http: aiohttp.ClientSession, path: str, body: dict | None, headers=None) -> dict:
+async def post(http: aiohttp.ClientSession, path: str, body: dict | None, headers=None) -> dict:
     async with http.post(path, json=body, headers=headers) as r:
         r.raise_for_status()
         return await r.json()
 
 
 async def players(http: aiohttp.ClientSession, n: int) -> list[str]:
-    return [
-        (await _post(http, "/api/players", {"name": f"Load{n}x{s}"}))["token"] for s in range(4)
-    ]
+    return [(await post(http, "/api/players", {"name": f"Load{n}x{s}"}))["token"] for s in range(4)]
 
 
 async def seat_table(http: aiohttp.ClientSession, n: int, tokens: list[str]) -> Table:
     code = f"LOAD{n}-{uuid.uuid4().hex[:6]}".upper()
     host = {"Authorization": f"Bearer {tokens[0]}"}
-    await _post(http, "/api/tables", {"code": code}, host)
+    await post(http, "/api/tables", {"code": code}, host)
     table = Table(code)
     for s in range(1, 4):
         headers = {"Authorization": f"Bearer {tokens[s]}"}
-        await _post(http, f"/api/tables/{code}/seats/{s}", None, headers)
+        await post(http, f"/api/tables/{code}/seats/{s}", None, headers)
     table.seats = [Seat(table, s, tokens[s]) for s in range(4)]
     return table
 
@@ -227,7 +228,7 @@ async def play_games(
                 first = False
             else:
                 await asyncio.sleep(0.5)  # the streams open before the start
-            await _post(http, f"/api/tables/{table.code}/start", None, table.seats[0].headers)
+            await post(http, f"/api/tables/{table.code}/start", None, table.seats[0].headers)
             await table.over.wait()
         finally:
             for stream in streams:
@@ -255,15 +256,18 @@ def watcher_latencies(figures: Figures) -> list[float]:
     return out
 
 
-async def run(base: str, args, server_pid: int) -> None:
-    figures = Figures()
+def client(base: str) -> aiohttp.ClientSession:
+    """A session for many people at once, each holding streams open."""
     # Unbounded: every stream holds a connection; idle ones go before the server drops them.
     connector = aiohttp.TCPConnector(limit=0, keepalive_timeout=30)
     timeout = aiohttp.ClientTimeout(total=None, sock_connect=30)
     jar = aiohttp.DummyCookieJar()  # each call says who it is by its token, as API clients do
-    async with aiohttp.ClientSession(
-        base, connector=connector, timeout=timeout, cookie_jar=jar
-    ) as http:
+    return aiohttp.ClientSession(base, connector=connector, timeout=timeout, cookie_jar=jar)
+
+
+async def run(base: str, args, server_pid: int) -> None:
+    figures = Figures()
+    async with client(base) as http:
         people = []
         for start in range(0, args.tables, 25):
             batch = range(start, min(start + 25, args.tables))
@@ -308,6 +312,51 @@ async def run(base: str, args, server_pid: int) -> None:
         print("  error:", error)
 
 
+@dataclass
+class Server:
+    """A running `euchre serve` and the embedded servers it started."""
+
+    base: str
+    pid: int
+    database_url: str  # the embedded PostgreSQL's, for reading the log back after a run
+    redis_url: str
+
+
+def environment(**env: str) -> dict[str, str]:
+    """This process's environment with `env` as the only EUCHRE_* settings: whatever the shell
+    exports, a benchmark's servers are its own."""
+    environ = {k: v for k, v in os.environ.items() if not k.startswith("EUCHRE_")}
+    return environ | env
+
+
+@contextlib.contextmanager
+def serving(*options: str, **env: str) -> Iterator[Server]:
+    """`euchre serve` with `options` on a free port, with a data directory of its own (so its
+    own embedded PostgreSQL and Valkey), rate limits off and `env`; stopped on the way out."""
+    port = free_port()
+    with tempfile.TemporaryDirectory(prefix="euchre-load-") as data:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "services.cli", "serve", "--port", str(port), *options],
+            cwd=ROOT,
+            env=environment(EUCHRE_DATA_DIR=data, EUCHRE_RATE_LIMITS="off", **env),
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            said = ""
+            for line in server.stdout:
+                if "serving on" in line:
+                    break
+                said += line
+            else:
+                raise SystemExit("the server did not start")
+            urls = dict(re.findall(r"embedded (PostgreSQL|Valkey) ready at (\S+)", said))
+            yield Server(f"http://127.0.0.1:{port}", server.pid, urls["PostgreSQL"], urls["Valkey"])
+        finally:
+            server.terminate()
+            server.wait(timeout=60)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=20)
@@ -315,28 +364,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--warmup", type=float, default=5)
     args = parser.parse_args()
-
-    port = free_port()
-    with tempfile.TemporaryDirectory(prefix="euchre-load-") as data:
-        env = {k: v for k, v in os.environ.items() if not k.startswith("EUCHRE_")}
-        env.update(EUCHRE_DATA_DIR=data, EUCHRE_RATE_LIMITS="off", EUCHRE_BOT_DELAY_SCALE="0")
-        server = subprocess.Popen(
-            [sys.executable, "-m", "services.cli", "serve", "--port", str(port)],
-            cwd=ROOT,
-            env=env,
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        try:
-            for line in server.stdout:
-                if "serving on" in line:
-                    break
-            else:
-                raise SystemExit("the server did not start")
-            asyncio.run(run(f"http://127.0.0.1:{port}", args, server.pid))
-        finally:
-            server.terminate()
-            server.wait(timeout=60)
+    with serving(EUCHRE_BOT_DELAY_SCALE="0") as server:
+        asyncio.run(run(server.base, args, server.pid))
 
 
 if __name__ == "__main__":
