@@ -166,8 +166,17 @@ def _worker(args: argparse.Namespace, settings: Settings) -> int:
         )
         for n in range(args.processes)
     ]
+    import signal
+
+    def stop_children(*_: object) -> None:
+        """A SIGTERM sent to this process alone (a supervisor's stop) reaches every worker."""
+        for child in children:
+            child.terminate()
+
     for child in children:
         child.start()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, stop_children)
     print(f"{args.processes} worker processes × {args.threads} threads", flush=True)
     for child in children:
         child.join()

@@ -28,6 +28,10 @@ from services.use_cases import Tables
 log = logging.getLogger(__name__)
 
 TURN_TIMEOUT = 60.0
+# How long an idle consumer waits before it looks at its queue again. A turn's message is due
+# after its think time and crosses two queues (delayed, then ready); Dramatiq's 100 ms made
+# bots late by up to 13% of a card's think at p95 on an idle server.
+WAKE_MS = 20
 
 
 class BotSends:
@@ -105,7 +109,7 @@ class BotRuntime:
             max_backoff=2000,
         )
         self._worker = dramatiq.Worker(
-            self.broker, worker_threads=self._threads, worker_timeout=100
+            self.broker, worker_threads=self._threads, worker_timeout=WAKE_MS
         )
         self._worker.start()
         if self._sweep:

@@ -131,6 +131,54 @@ def test_serve_shows_the_embedded_servers_then_stops_cleanly(data_dir: Path) -> 
     assert "Traceback" not in err and "Shutting down" not in out + err
 
 
+def _children(pid: int) -> list[int]:
+    return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+
+
+def _running(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="reads /proc to find the worker processes")
+def test_a_sigterm_to_a_multi_process_worker_stops_every_process(
+    database_url: str, redis_url: str
+) -> None:
+    worker = subprocess.Popen(
+        [*EUCHRE, "worker", "--processes", "2", "--threads", "1"],
+        env=_env(EUCHRE_DATABASE_URL=database_url, EUCHRE_REDIS_URL=redis_url),
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    workers: list[int] = []
+    try:
+        _read_until(worker, "ready")
+        _read_until(worker, "ready")
+        workers += [c for c in _children(worker.pid) if "spawn_main" in _cmdline(c)]
+        assert len(workers) == 2
+        worker.send_signal(signal.SIGTERM)  # the parent alone, as a supervisor stops it
+        worker.communicate(timeout=60)
+        deadline = time.monotonic() + 30
+        while any(_running(c) for c in workers) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not [c for c in workers if _running(c)]
+    finally:
+        for pid in workers:
+            if _running(pid):
+                os.kill(pid, signal.SIGKILL)
+        worker.kill()
+        worker.communicate()
+
+
+def _cmdline(pid: int) -> str:
+    return Path(f"/proc/{pid}/cmdline").read_text().replace("\0", " ")
+
+
 def test_the_worker_says_ready_without_migration_noise(database_url: str, redis_url: str) -> None:
     worker = subprocess.Popen(
         [*EUCHRE, "worker", "--threads", "1"],
