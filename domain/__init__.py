@@ -9,8 +9,8 @@ Drive it from outside like this (docs/euchre.md, "Driving the engine")::
         state, events = apply(state, legal(state, turn.seat)[0])
     print(state.score, state.winner)
 
-Each rule has one module (the page's "Where each rule lives"): lifecycle, dealing, farmer,
-bidding, discard, defend, tricks, scoring; decider dispatches on the phase to them.
+Each rule has one module (the page's "Where each rule lives"): lifecycle, away, room, dealing,
+farmer, bidding, discard, defend, tricks, scoring; decider dispatches on the phase to them.
 """
 
 from domain.commands import Command, Move

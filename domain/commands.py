@@ -7,7 +7,7 @@ from typing import Any
 import msgspec
 
 from domain.cards import Code, SuitCode
-from domain.events import Level
+from domain.events import AwayReason, Level
 
 
 class Command(msgspec.Struct, frozen=True, tag_field="type", gc=False):
@@ -51,6 +51,37 @@ class ChangeSettings(Command, frozen=True, tag="settings"):
 
 class StartGame(Command, frozen=True, tag="start"):
     player: str
+
+
+class MarkAway(Command, frozen=True, tag="away"):
+    """The service, not a player: the seat's person has stopped answering (`reason`)."""
+
+    seat: int
+    reason: AwayReason
+
+
+class ComeBack(Command, frozen=True, tag="back"):
+    player: str
+
+
+class LockTable(Command, frozen=True, tag="lock"):
+    player: str
+
+
+class UnlockTable(Command, frozen=True, tag="unlock"):
+    player: str
+
+
+class BanPlayer(Command, frozen=True, tag="ban"):
+    player: str
+    banned: str
+
+
+class ChoosePartner(Command, frozen=True, tag="partners"):
+    """The host's partner becomes whoever sits in `seat`."""
+
+    player: str
+    seat: int
 
 
 # Moves name the seat making them: the API's `moves` body, less the seat the caller sits in.

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain import bidding, dealing, defend, discard, farmer, tricks
+from domain import away, bidding, dealing, defend, discard, farmer, room, tricks
 from domain import commands as cmd
 from domain import events as ev
 from domain.errors import Conflict, IllegalMove, NotYourTurn
@@ -30,6 +30,8 @@ PHASES: dict[Phase, PhaseRules] = {
     "scored": dealing.SCORED,
     "deal": dealing.DEALING,
 }
+# Commands about the table and its people rather than a hand: each rule module's own.
+_TABLE_COMMANDS = {**TABLE_COMMANDS, **away.COMMANDS, **room.COMMANDS}
 _NONE = PhaseRules()
 _TAGS = {kind: tag for tag, kind in cmd.MOVE_TYPES.items()}
 # Moves that only make sense between hands: anywhere else "the hand isn't over yet".
@@ -44,7 +46,7 @@ def decide(state: State, command: cmd.Command) -> list[ev.Event]:
 def decide_and_fold(state: State, command: cmd.Command) -> tuple[list[ev.Event], State]:
     """`decide`, and the state after its events: working out the consequences folds them
     anyway, so callers that need the new state needn't fold them a second time."""
-    table = TABLE_COMMANDS.get(type(command))
+    table = _TABLE_COMMANDS.get(type(command))
     if table is not None:
         if not state.seq and not isinstance(command, cmd.OpenTable):
             raise Conflict("there is no such table")

@@ -62,6 +62,50 @@ class BotRemoved(Event, frozen=True):
     seat: int
 
 
+AwayReason = Literal["gone", "timeout"]
+
+
+class PlayerWentAway(Event, frozen=True):
+    """A seated person stopped answering: no stream and no request for the grace period
+    ("gone"), or their own decision went unmade past the turn limit ("timeout"). A bot of the
+    table's level covers the seat from the decision pending now."""
+
+    seat: int
+    player: str
+    reason: AwayReason
+
+
+class PlayerCameBack(Event, frozen=True):
+    """A person who went away opened the table again or moved: the seat is theirs again."""
+
+    seat: int
+    player: str
+
+
+class TableLocked(Event, frozen=True):
+    """Nobody new may sit; people already seated may still come back."""
+
+
+class TableUnlocked(Event, frozen=True):
+    pass
+
+
+class PlayerBanned(Event, frozen=True):
+    """The host sent `player` away for good: the seat they held, if any, goes to a bot, and
+    they may neither sit nor watch again. `name` is theirs as the table knew it, if it did."""
+
+    player: str
+    seat: int | None
+    name: str | None
+
+
+class SeatsSwapped(Event, frozen=True):
+    """Before the start the host chose a partner: whoever sat in `seats[0]` and `seats[1]`
+    change places."""
+
+    seats: list[int]
+
+
 class SettingsChanged(Event, frozen=True):
     settings: HouseRules
 
@@ -176,6 +220,12 @@ AnyEvent = (
     | BotSeated
     | BotRemoved
     | SettingsChanged
+    | PlayerWentAway
+    | PlayerCameBack
+    | TableLocked
+    | TableUnlocked
+    | PlayerBanned
+    | SeatsSwapped
     | GameStarted
     | HandDealt
     | FarmerSwapped

@@ -10,12 +10,25 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from domain import bidding, dealing, defend, discard, farmer, lifecycle, scoring, tricks
+from domain import (
+    away,
+    bidding,
+    dealing,
+    defend,
+    discard,
+    farmer,
+    lifecycle,
+    room,
+    scoring,
+    tricks,
+)
 from domain import events as ev
 from domain.state import State
 
 HANDLERS: dict[type[ev.Event], Callable[[State, Any], State]] = {
     **lifecycle.EVOLVE,
+    **away.EVOLVE,
+    **room.EVOLVE,
     **dealing.EVOLVE,
     **farmer.EVOLVE,
     **bidding.EVOLVE,

@@ -1,4 +1,4 @@
-"""The house rules a table is played under: exactly six keys, each with a default.
+"""The house rules a table is played under: exactly eight keys, each with a default.
 
 Implements docs/euchre.md "House rules"; each rule's effect lives in the module the page's
 "Where each rule lives" table names.
@@ -27,6 +27,8 @@ class HouseRules(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     farmers: Toggle = "off"
     canadian: Toggle = "off"
     bot_pace: Pace = "brisk"
+    turn_limit: Toggle = "on"
+    spectators: Toggle = "on"
 
 
 ALLOWED: dict[str, tuple[Toggle, ...] | tuple[Pace, ...]] = {
@@ -36,6 +38,8 @@ ALLOWED: dict[str, tuple[Toggle, ...] | tuple[Pace, ...]] = {
     "farmers": TOGGLES,
     "canadian": TOGGLES,
     "bot_pace": PACES,
+    "turn_limit": TOGGLES,
+    "spectators": TOGGLES,
 }
 
 

@@ -10,12 +10,13 @@ from msgspec.structs import replace
 
 from domain import commands as cmd
 from domain import events as ev
+from domain.away import covered, uncovered
 from domain.errors import Conflict, IllegalMove, NotAllowed
 from domain.events import LEVELS
 from domain.house_rules import house_rules_from
 from domain.phases import Evolve
 from domain.shuffle import first_dealer, seed_hash
-from domain.state import Seat, State
+from domain.state import Seat, State, seats_with
 
 
 def _seat_number(seat: int) -> None:
@@ -58,6 +59,10 @@ def open_table(s: State, c: cmd.OpenTable) -> list[ev.Event]:
 def take_seat(s: State, c: cmd.TakeSeat) -> list[ev.Event]:
     _seat_number(c.seat)
     seat = s.seats[c.seat]
+    if s.is_banned(c.player):
+        raise NotAllowed("you were banned from this table")
+    if s.locked and s.seat_of(c.player) is None:
+        raise NotAllowed("the table is locked: nobody new may sit down")
     if s.status == "over":
         raise Conflict("the game is over")
     if s.status == "playing":
@@ -125,18 +130,6 @@ TABLE_COMMANDS: dict[type[cmd.Command], Callable[[State, Any], list[ev.Event]]] 
 }
 
 
-def _seats(s: State, n: int, seat: Seat) -> tuple[Seat, ...]:
-    seats = list(s.seats)
-    seats[n] = seat
-    return tuple(seats)
-
-
-def _ready(s: State, n: int, value: bool) -> tuple[bool, bool, bool, bool]:
-    r = list(s.ready)
-    r[n] = value
-    return r[0], r[1], r[2], r[3]
-
-
 def _opened(s: State, e: ev.TableOpened) -> State:
     return replace(
         s,
@@ -151,32 +144,28 @@ def _opened(s: State, e: ev.TableOpened) -> State:
 
 
 def _taken(s: State, e: ev.SeatTaken) -> State:
-    """During a game this is a player back from away: the covering bot steps aside, and between
-    hands the player, no longer a bot, has yet to say they are ready."""
-    old = s.seats[e.seat]
+    """During a game this is a player sitting back down in their own seat: back from away,
+    however they went."""
     if s.status == "waiting":
         seat = Seat(player=e.player, name=e.name, registered=e.registered)
-    else:
-        seat = Seat(player=e.player, name=e.name, bot=old.bot, registered=e.registered)
-    ready = _ready(s, e.seat, False) if s.phase == "scored" and old.is_bot else s.ready
-    return replace(s, seq=s.seq + 1, seats=_seats(s, e.seat, seat), ready=ready)
+        return replace(s, seq=s.seq + 1, seats=seats_with(s, e.seat, seat))
+    back = replace(s.seats[e.seat], name=e.name, registered=e.registered, away=False, left=False)
+    return uncovered(s, e.seat, back)
 
 
 def _left(s: State, e: ev.SeatLeft) -> State:
-    """During a game a bot of the table's level covers the seat, and is ready at once."""
+    """During a game the player chose to go: the bot keeps the seat till they sit down again."""
     if s.status == "waiting":
-        return replace(s, seq=s.seq + 1, seats=_seats(s, e.seat, Seat()))
-    old = s.seats[e.seat]
-    seat = replace(old, away=True, bot=old.bot or s.bots)
-    return replace(s, seq=s.seq + 1, seats=_seats(s, e.seat, seat), ready=_ready(s, e.seat, True))
+        return replace(s, seq=s.seq + 1, seats=seats_with(s, e.seat, Seat()))
+    return covered(s, e.seat, left=True)
 
 
 def _bot_seated(s: State, e: ev.BotSeated) -> State:
-    return replace(s, seq=s.seq + 1, seats=_seats(s, e.seat, Seat(bot=e.level)))
+    return replace(s, seq=s.seq + 1, seats=seats_with(s, e.seat, Seat(bot=e.level)))
 
 
 def _bot_removed(s: State, e: ev.BotRemoved) -> State:
-    return replace(s, seq=s.seq + 1, seats=_seats(s, e.seat, Seat()))
+    return replace(s, seq=s.seq + 1, seats=seats_with(s, e.seat, Seat()))
 
 
 def _rules_changed(s: State, e: ev.SettingsChanged) -> State:

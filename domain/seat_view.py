@@ -26,6 +26,12 @@ class SeatView(msgspec.Struct, frozen=True):
     bot: Level | None
     away: bool
     registered: bool = False  # a registered player's seat; a guest's or a bot's is not
+    left: bool = False  # away until they sit down again (docs/euchre.md "Away and back")
+
+
+class Banned(msgspec.Struct, frozen=True):
+    player: str
+    name: str | None
 
 
 class BidView(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -70,6 +76,8 @@ class View(msgspec.Struct, frozen=True):
     seats: list[SeatView]
     settings: dict[str, str]
     bots: Level
+    locked: bool
+    banned: list[Banned]
     score: list[int]
     hand_no: int
     deal_no: int
@@ -133,11 +141,13 @@ def view(s: State, seat: int | None) -> View:
         you=seat,
         host=s.host,
         seats=[
-            SeatView(n, x.player, x.name, x.bot, x.away, x.registered)
+            SeatView(n, x.player, x.name, x.bot, x.away, x.registered, x.left)
             for n, x in enumerate(s.seats)
         ],
         settings=msgspec.structs.asdict(s.settings),
         bots=s.bots,
+        locked=s.locked,
+        banned=[Banned(player, name) for player, name in s.banned],
         score=list(s.score),
         hand_no=s.hand_no,
         deal_no=s.deal_no,

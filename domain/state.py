@@ -26,11 +26,17 @@ How = Literal["made", "march", "euchre"]
 
 
 class Seat(msgspec.Struct, frozen=True, gc=False):
+    """`away`: a bot covers the person's seat. `left`: they left by choice, timed out too
+    often or were banned, so only sitting down again brings them back (docs/euchre.md "Away
+    and back"); `timeouts` counts this game's."""
+
     player: str | None = None
     name: str | None = None
     bot: Level | None = None
     away: bool = False
     registered: bool = False
+    left: bool = False
+    timeouts: int = 0
 
     @property
     def is_bot(self) -> bool:
@@ -78,6 +84,8 @@ class State(msgspec.Struct, frozen=True, gc=False):
     bots: Level = "medium"
     seed: str = ""
     seed_hash: str = ""
+    locked: bool = False
+    banned: tuple[tuple[str, str | None], ...] = ()  # (player, name) in the order banned
     status: Status = "waiting"
     first_dealer: int = 0
     score: tuple[int, int] = (0, 0)
@@ -119,6 +127,22 @@ class State(msgspec.Struct, frozen=True, gc=False):
 
     def host_seat(self) -> int | None:
         return None if self.host is None else self.seat_of(self.host)
+
+    def is_banned(self, player: str) -> bool:
+        return any(p == player for p, _ in self.banned)
+
+
+def seats_with(s: State, n: int, seat: Seat) -> tuple[Seat, ...]:
+    """The table's seats with seat `n` replaced."""
+    seats = list(s.seats)
+    seats[n] = seat
+    return tuple(seats)
+
+
+def ready_with(s: State, n: int, value: bool) -> tuple[bool, bool, bool, bool]:
+    r = list(s.ready)
+    r[n] = value
+    return r[0], r[1], r[2], r[3]
 
 
 def team(seat: int) -> int:

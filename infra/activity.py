@@ -45,6 +45,11 @@ class Activity:
             rows = await conn.execute(query, {"s": seconds})
             return [(row.code, float(row.idle)) for row in rows]
 
+    async def unfinished(self) -> list[str]:
+        """Every table whose game isn't over: waiting, or playing."""
+        async with self._engine.connect() as conn:
+            return list(await conn.scalars(select(activity.c.code)))
+
     @staticmethod
     async def _apply(conn: AsyncConnection, records: list[RecordedEvent]) -> None:
         last: dict[str, tuple[int, datetime] | None] = {}

@@ -31,10 +31,11 @@ class Lobby:
         self.catch_up = self.follower.catch_up
 
     async def rows(self) -> list[LobbyRow]:
-        """Waiting tables, newest first."""
+        """Waiting tables that aren't locked, newest first."""
         query = select(lobby.c.row).order_by(lobby.c.position.desc())
         async with self._engine.connect() as conn:
-            return [msgspec.convert(row, LobbyRow) for row in await conn.scalars(query)]
+            rows = [msgspec.convert(row, LobbyRow) for row in await conn.scalars(query)]
+        return [row for row in rows if not row.locked]
 
     @staticmethod
     async def _apply(conn: AsyncConnection, records: list[RecordedEvent]) -> None:

@@ -29,6 +29,7 @@ class LobbyRow(msgspec.Struct, frozen=True):
     open_seats: int
     opened_at: str  # ISO time of the TableOpened event
     position: int  # of the TableOpened event: newest first is highest first
+    locked: bool = False  # kept, not listed: unlocking lists it again
 
 
 # The events that can change a lobby row, by the name the log stores them under: the follower
@@ -43,6 +44,10 @@ CHANGES_LOBBY = frozenset(
         ev.BotRemoved,
         ev.SettingsChanged,
         ev.GameStarted,
+        ev.TableLocked,
+        ev.TableUnlocked,
+        ev.PlayerBanned,
+        ev.SeatsSwapped,
     )
 )
 
@@ -84,4 +89,12 @@ def next_row(row: LobbyRow | None, event: ev.Event, at: datetime, position: int)
             return msgspec.structs.replace(row, settings=msgspec.structs.asdict(rules))
         case ev.GameStarted():
             return None
+        case ev.TableLocked() | ev.TableUnlocked():
+            return msgspec.structs.replace(row, locked=isinstance(event, ev.TableLocked))
+        case ev.PlayerBanned(seat=int(seat)):
+            return _with_seat(row, LobbySeat(seat=seat, bot=row.bots))
+        case ev.SeatsSwapped(seats=[a, b]):
+            first, second = row.seats[a], row.seats[b]
+            row = _with_seat(row, msgspec.structs.replace(second, seat=a))
+            return _with_seat(row, msgspec.structs.replace(first, seat=b))
     return row

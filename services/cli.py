@@ -137,7 +137,13 @@ def _work(settings: Settings, threads: int) -> None:
     _worker_logging()  # here, not in the parent: a spawned process starts with fresh logging
     migrate(settings.database_url)
     broker = settings.broker_url or settings.redis_url
-    with BotRuntime(settings.database_url, broker, settings.bot_delay_scale, threads=threads):
+    with BotRuntime(
+        settings.database_url,
+        broker,
+        settings.bot_delay_scale,
+        threads=threads,
+        presence_url=settings.redis_url,
+    ):
         logging.getLogger("euchre.worker").info("worker ready: %d threads take bot turns", threads)
         stop.wait()
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 
 from domain.codec import to_record
 from domain.commands import Command, OpenTable
@@ -83,14 +83,16 @@ class Tables:
     async def execute(
         self,
         code: str,
-        command: Command | Callable[[State], Command],
+        command: Command | Callable[[State], Command | Sequence[Command]],
         expected_seq: int | None = None,
         command_id: str | None = None,
     ) -> State:
         """Decide `command` on the table and append its events; the state after them.
 
         `command` may be a function of the state, for commands that depend on it (the seat a
-        player sits in). Refusals from the rules propagate unchanged; nothing is appended.
+        player sits in), and it may give several, decided one after another and appended
+        together (a person back from away, and their move). Refusals from the rules propagate
+        unchanged; nothing is appended.
         """
         lock = self._locks.setdefault(code, asyncio.Lock())
         async with lock:
@@ -129,7 +131,7 @@ class Tables:
     def _decide(
         code: str,
         state: State,
-        command: Command | Callable[[State], Command],
+        command: Command | Callable[[State], Command | Sequence[Command]],
         expected_seq: int | None,
     ) -> tuple[list[Event], State]:
         if not state.seq and not isinstance(command, OpenTable):
@@ -140,4 +142,8 @@ class Tables:
                 f"the table has moved on (it is at {state.seq}, you saw {expected_seq}); "
                 "look again and choose"
             )
-        return decide_and_fold(state, chosen)
+        events: list[Event] = []
+        for one in [chosen] if isinstance(chosen, Command) else chosen:
+            made, state = decide_and_fold(state, one)
+            events += made
+        return events, state

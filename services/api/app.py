@@ -22,6 +22,7 @@ from infra.eventstore import EventStore
 from infra.idempotency import Replies
 from infra.lobby import Lobby
 from infra.players import Players
+from infra.presence import Presence, namespace
 from infra.settings import RateLimits
 from services.api.contract import SECURITY_SCHEMES, finish
 from services.api.decoding import MAX_BODY, StrictBody
@@ -32,6 +33,7 @@ from services.api.limits import Limiter
 from services.api.media import json_bodies
 from services.api.players import PlayersController
 from services.api.problems import EXCEPTION_HANDLERS
+from services.api.room import RoomController
 from services.api.stream import KEEP_ALIVE, POLL, Feeds, StreamController
 from services.api.tables import TablesController
 from services.api.web import web
@@ -53,6 +55,7 @@ class Services:
     lobby: Lobby
     feeds: Feeds
     redis: aioredis.Redis | None
+    presence: Presence | None
     replies: Replies
     broker_url: str | None
 
@@ -103,6 +106,7 @@ def create_app(
                 if on_commit is not None:
                     await on_commit(after, events)
 
+            presence = None if redis is None else Presence(redis, namespace(database_url))
             tables = Tables(store, committed)
             lobby = Lobby(engine, store)
             feeds = Feeds(tables, doorbell, stream_poll, keep_alive)
@@ -115,26 +119,37 @@ def create_app(
                 lobby,
                 feeds,
                 redis,
+                presence,
                 Replies(engine),
                 broker_url or redis_url,
             )
-            follower = asyncio.create_task(_follow_lobby(lobby, doorbell))
+            background = [asyncio.create_task(_follow_lobby(lobby, doorbell))]
+            if presence is not None:
+                background.append(asyncio.create_task(presence.run()))
             # Everything made to start up lives as long as the process: out of the collector's
             # sight, a full collection under load no longer walks it (a pause in every request).
             gc.freeze()
             try:
                 yield
             finally:
-                follower.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await follower
+                for task in background:
+                    task.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await task
                 if redis is not None:
                     await redis.aclose()
                 await store.close()
                 await engine.dispose()
 
     app = Litestar(
-        route_handlers=[PlayersController, TablesController, StreamController, health, web],
+        route_handlers=[
+            PlayersController,
+            TablesController,
+            RoomController,
+            StreamController,
+            health,
+            web,
+        ],
         exception_handlers=EXCEPTION_HANDLERS,
         guards=[json_bodies],
         lifespan=[lifespan],

@@ -50,6 +50,8 @@ class HouseRules(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True)
     farmers: Toggle | None = None
     canadian: Toggle | None = None
     bot_pace: Pace | None = None
+    turn_limit: Toggle | None = None
+    spectators: Toggle | None = None
 
     def chosen(self) -> dict[str, str]:
         return msgspec.to_builtins(self)

@@ -27,6 +27,7 @@ from projections.replay import fold_records, stable_after, stable_states
 from services.api.auth import optional_player
 from services.api.bodies import table_code
 from services.api.contract import OPTIONAL, READ, problems
+from services.api.room import arrive
 from services.use_cases import Tables
 
 KEEP_ALIVE = 15.0
@@ -179,6 +180,17 @@ async def _events(
     request: Request, code: str, player: Player | None, last_id: int | None
 ) -> AsyncIterator[ServerSentEventMessage]:
     services = request.app.state.services
+    async with contextlib.AsyncExitStack() as stack:
+        if player is not None and services.presence is not None:
+            await stack.enter_async_context(services.presence.watching(code, player.id))
+        async for message in _watch(request, code, player, last_id):
+            yield message
+
+
+async def _watch(
+    request: Request, code: str, player: Player | None, last_id: int | None
+) -> AsyncIterator[ServerSentEventMessage]:
+    services = request.app.state.services
     async with services.feeds.subscribe(code) as (feed, watcher):
         current = feed.state
         if last_id is not None and last_id > current.seq:
@@ -204,6 +216,12 @@ async def _events(
                 continue
             if s.seq > seq:
                 seq = s.seq
+                if player is not None and s.is_banned(player.id):
+                    # Their last word from the table; the stream ends with it.
+                    yield ServerSentEventMessage(
+                        data='{"detail": "you were banned from this table"}', event="banned"
+                    )
+                    return
                 yield ServerSentEventMessage(
                     data=feed.view_data(s, _seat(s, player)), event="view", id=str(s.seq)
                 )
@@ -224,9 +242,12 @@ class StreamController(Controller):
         self, request: Request, code: FromPath[str], player: NamedDependency[Player | None]
     ) -> ServerSentEvent:
         """`event: view` with `id: <seq>` at once and after every change; honours
-        Last-Event-ID (every state after it is sent); a comment every 15 s keeps it open."""
+        Last-Event-ID (every state after it is sent); a comment every 15 s keeps it open.
+        A viewer banned meanwhile gets `event: banned` and the stream ends."""
         code = table_code(code)
-        await request.app.state.services.tables.load(code)  # 404 before the stream opens
+        # 404, or 403 for who may not watch, before the stream opens; a person back from
+        # away is back from here.
+        await arrive(request, code, player)
         raw = request.headers.get("last-event-id")
         last_id = int(raw) if raw and raw.isdigit() else None
         return ServerSentEvent(_events(request, code, player, last_id))

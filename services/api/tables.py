@@ -34,6 +34,7 @@ from services.api.contract import OPTIONAL, READ, SIGNED_IN, WRITE, problems
 from services.api.idempotency import HEADER, fingerprint, once
 from services.api.limits import limited
 from services.api.problems import Problem
+from services.api.room import arrive, present, seat_view
 from services.use_cases import Tables
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -41,11 +42,6 @@ CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 
 def _tables(request: Request) -> Tables:
     return request.app.state.services.tables
-
-
-def seat_view(state: State, player: Player | None) -> View:
-    seat = None if player is None else state.seat_of(player.id)
-    return view(state, seat)
 
 
 Code = Annotated[str, Parameter(description="the table's code, 4-32 of A-Z, 0-9 and dashes")]
@@ -124,8 +120,9 @@ class TablesController(Controller):
     async def show(
         self, request: Request, code: FromPath[Code], player: NamedDependency[Player | None]
     ) -> View:
-        """The caller's view: their seat's if seated, a spectator's otherwise."""
-        return seat_view(await _tables(request).load(table_code(code)), player)
+        """The caller's view: their seat's if seated, a spectator's otherwise; opening it
+        brings a person whose seat a bot covered back to it."""
+        return seat_view(await arrive(request, table_code(code), player), player)
 
     @post(
         "/{code:str}/seats/{seat:int}",
@@ -143,6 +140,7 @@ class TablesController(Controller):
         command = cmd.TakeSeat(
             player=player.id, name=player.name, seat=seat, registered=player.registered
         )
+        await present(request, table_code(code), player)
         return seat_view(await _tables(request).execute(table_code(code), command), player)
 
     @delete(
@@ -212,12 +210,20 @@ class TablesController(Controller):
         """A move by the caller's seat; `seq`, if sent, must be the table's current one."""
         code = table_code(code)
 
+        await present(request, code, player)
+
         async def answer() -> Response:
-            def command(state: State) -> cmd.Command:
+            def command(state: State) -> list[cmd.Command]:
                 seat = state.seat_of(player.id)
                 if seat is None:
                     raise NotAllowed("you don't sit at this table", field="code")
-                return move_command(data, seat)
+                move = move_command(data, seat)
+                mine = state.seats[seat]
+                if not mine.away:
+                    return [move]
+                if mine.left:
+                    raise Conflict("you left the table: sit down in your seat again to come back")
+                return [cmd.ComeBack(player=player.id), move]  # a move is a person back
 
             command_id = f"{player.id}:{code}:{idempotency_key}" if idempotency_key else None
             after = await _tables(request).execute(

@@ -16,11 +16,13 @@ import threading
 from concurrent.futures import Future
 
 import dramatiq
+import redis.asyncio as aioredis
 
 from infra.activity import Activity
 from infra.broker import BOT_QUEUE, BOT_TURN, make_broker, send_bot_turn
 from infra.db import create_engine
 from infra.eventstore import EventStore
+from infra.presence import Presence, namespace
 from services.bots.sweeper import Sweeper
 from services.bots.turns import Scheduler, play_turn
 from services.use_cases import Tables
@@ -66,7 +68,10 @@ class BotRuntime:
         threads: int = 4,
         sweep: bool = True,
         grace: float | None = None,
+        presence_url: str | None = None,
     ) -> None:
+        """`presence_url`: the Redis where the API records who is at which table, for the
+        sweeper to tell who is gone (none: nobody is)."""
         self.database_url = database_url
         self.scale = scale
         self._sends = BotSends(broker_url, scale, namespace)
@@ -76,6 +81,8 @@ class BotRuntime:
         self._threads = threads
         self._sweep = sweep
         self._grace = grace
+        self._presence_url = presence_url
+        self._presence: Presence | None = None
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="bots", daemon=True)
         self._worker: dramatiq.Worker | None = None
@@ -91,6 +98,9 @@ class BotRuntime:
         self._store = store
         self.tables = Tables(store, self.scheduler)
         self.activity = Activity(self._engine, store)
+        if self._presence_url is not None:
+            redis = aioredis.from_url(self._presence_url)
+            self._presence = Presence(redis, namespace(self.database_url))
 
     def _bot_turn(self, code: str, key: str) -> None:
         outcome = self._on_loop(play_turn(self.tables, code, key))
@@ -114,7 +124,9 @@ class BotRuntime:
         self._worker.start()
         if self._sweep:
             kw = {} if self._grace is None else {"grace": self._grace}
-            sweeper = Sweeper(self.activity, self.tables, self.send, self.scale, **kw)
+            sweeper = Sweeper(
+                self.activity, self.tables, self.send, self.scale, presence=self._presence, **kw
+            )
             self._sweeper = asyncio.run_coroutine_threadsafe(
                 sweeper.run(self.database_url), self._loop
             )
@@ -128,6 +140,8 @@ class BotRuntime:
             self._sweeper.cancel()
         if self._thread.is_alive():
             self._on_loop(self._store.close(), timeout=10)
+            if self._presence is not None:
+                self._on_loop(self._presence.close(), timeout=10)
             self._on_loop(self._engine.dispose(), timeout=10)
             self._loop.call_soon_threadsafe(self._loop.stop)
             self._thread.join(timeout=10)

@@ -1,5 +1,6 @@
 """The sweeper: re-sends bot turns that are overdue, so a lost message, a dead worker or a
-flushed Redis never stalls a table.
+flushed Redis never stalls a table; and marks away the people who stopped answering, so a
+closed tab or a long silence doesn't either (docs/euchre.md "Away and back").
 
 Every worker process offers to sweep, but only the one holding a PostgreSQL session lock does;
 if it dies, its session ends, the lock frees and another takes over. It reads tables that have
@@ -15,7 +16,13 @@ import time
 
 import psycopg
 
+from domain import commands as cmd
+from domain import deciding
+from domain.away import TURN_LIMIT_SECONDS, turn_limit
+from domain.errors import Refused
+from domain.state import State
 from infra.activity import Activity
+from infra.presence import Presence
 from services.bots.pacing import bot_decisions, think_seconds
 from services.bots.turns import Send
 from services.use_cases import NoSuchTable, Tables
@@ -24,8 +31,14 @@ log = logging.getLogger(__name__)
 
 GRACE_SECONDS = 5.0  # beyond a decision's think time, before its turn counts as lost
 SWEEP_EVERY = 2.0
+PRESENCE_EVERY = 5.0  # how often everyone seated at a game is checked for being gone
 CANDIDATE_RETRY = 10.0
 SWEEPER_LOCK = 0x7377_6565_7000  # "sweep"
+
+
+def _person_here(state: State, seat: int) -> bool:
+    s = state.seats[seat]
+    return s.player is not None and not s.away
 
 
 class Sweeper:
@@ -36,13 +49,18 @@ class Sweeper:
         send: Send,
         scale: float,
         grace: float = GRACE_SECONDS,
+        presence: Presence | None = None,
     ) -> None:
+        """Without `presence` (no Redis beside a RabbitMQ broker) nobody is found gone; turn
+        limits still hold."""
         self._activity = activity
         self._tables = tables
         self._send = send
         self._scale = scale
         self._grace = grace
+        self._presence = presence
         self._resent: dict[tuple[str, str], float] = {}
+        self._presence_checked = -1e9
 
     async def sweep(self) -> int:
         """Send again every bot turn overdue now; how many were sent."""
@@ -70,7 +88,53 @@ class Sweeper:
                 self._resent[key] = now
                 sent += 1
         self._resent = {k: t for k, t in self._resent.items() if now - t < 10 * self._grace}
+        await self._timed_out()
+        if self._presence is not None and now - self._presence_checked >= PRESENCE_EVERY:
+            self._presence_checked = now
+            await self._gone(self._presence)
         return sent
+
+    async def _timed_out(self) -> None:
+        """A person whose own decision has waited past the table's turn limit is away. The
+        table's quiet time is at most how long the decision has waited, never more."""
+        for code, idle in await self._activity.quiet_since(min(TURN_LIMIT_SECONDS.values())):
+            state = await self._load(code)
+            limit = None if state is None else turn_limit(state)
+            if state is None or limit is None or idle < limit:
+                continue
+            for d in deciding(state):
+                if _person_here(state, d.seat):
+                    await self._mark_away(state, d.seat, "timeout")
+
+    async def _gone(self, presence: Presence) -> None:
+        """Everyone seated at a game with no stream open and no request for the grace period
+        is away."""
+        states = [s for code in await self._activity.unfinished() if (s := await self._load(code))]
+        seated = {
+            (s.code, seat.player): (s, n)
+            for s in states
+            if s.status == "playing"
+            for n, seat in enumerate(s.seats)
+            if seat.player is not None and _person_here(s, n)
+        }
+        for pair in await presence.absent(seated):
+            state, n = seated[pair]
+            await self._mark_away(state, n, "gone")
+
+    async def _load(self, code: str) -> State | None:
+        try:
+            return await self._tables.load(code)
+        except NoSuchTable:
+            return None
+
+    async def _mark_away(self, state: State, seat: int, reason: str) -> None:
+        """Decided on the state that showed it: if the person moved meanwhile, it is stale."""
+        command = cmd.MarkAway(seat=seat, reason=reason)  # type: ignore[arg-type]
+        try:
+            await self._tables.execute(state.code, command, expected_seq=state.seq)
+        except Refused:
+            return  # they answered, or the table moved on: next sweep looks again
+        log.info("seat %d at %s is away (%s); a bot covers it", seat, state.code, reason)
 
     async def run(self, database_url: str, every: float = SWEEP_EVERY) -> None:
         """Sweep for as long as this process holds the sweeper's lock; offer again if not."""

@@ -26,6 +26,7 @@ from euchre_kit import (
 from msgspec.structs import replace
 
 from domain import State, apply, deciding, fallback, fold, legal, view
+from domain import commands as cmd
 from domain.cards import CODES, cards_of, mask_of
 
 VIEWERS = (None, 0, 1, 2, 3)
@@ -89,6 +90,10 @@ def states_to_check() -> list[State]:
             state, _ = table(seed_of(("secrecy", k, humans)), s)
             final, _ = play_game(state, random_chooser(pass_bias=0.6), rng, each=keep)
             out.append(final)
+    for k in range(8):
+        state, _ = human_table(seed_of(("secrecy", "restless", k)), all_settings()[k * 4])
+        final, _ = play_game(state, restless(random_chooser(pass_bias=0.6)), rng, each=keep)
+        out.append(final)
     for k in range(160):
         s = {key: rng.choice(("on", "off")) for key in TOGGLE_KEYS}
         s["farmers"] = "on"
@@ -105,6 +110,31 @@ def states_to_check() -> list[State]:
                 out.append(state)
                 break
     return out
+
+
+def restless(choose):
+    """People who go away, come back, leave, sit down again and get banned while they play:
+    covered seats and the room's events among the states checked."""
+
+    def chooser(state: State, rng: random.Random) -> cmd.Command:
+        people = [n for n, seat in enumerate(state.seats) if seat.player is not None]
+        n = rng.choice(people) if people else None
+        roll = rng.random()
+        if n is not None and not state.is_banned(state.seats[n].player):
+            seat = state.seats[n]
+            if roll < 0.03 and not seat.away:
+                return cmd.MarkAway(seat=n, reason="gone")
+            if roll < 0.06 and seat.away and not seat.left:
+                return cmd.ComeBack(player=seat.player)
+            if roll < 0.07 and not seat.away:
+                return cmd.LeaveSeat(player=seat.player, seat=n)
+            if roll < 0.08 and seat.left:
+                return cmd.TakeSeat(player=seat.player, name=seat.name or "", seat=n)
+            if roll < 0.081 and n != 0:
+                return cmd.BanPlayer(player="p0", banned=seat.player)
+        return choose(state, rng)
+
+    return chooser
 
 
 def _step(state: State, choose, rng: random.Random) -> State:
@@ -135,7 +165,11 @@ def test_no_view_depends_on_a_card_its_viewer_may_not_see():
             scrambled = scramble(state, d.seat, rng)
             assert deciding(scrambled) == decisions
             assert fallback(scrambled, d.seat) == fallback(state, d.seat)
-    print(f"secrecy: {len(states)} states, {checked} views; phases {dict(phases)}")
+    covered = sum(any(seat.away for seat in s.seats) for s in states)
+    print(
+        f"secrecy: {len(states)} states, {checked} views; phases {dict(phases)}, {covered} covered"
+    )
+    assert covered >= 500, "states with a bot covering a person's seat are checked too"
     assert len(states) >= 10_000
     for phase in PHASES:
         assert phases[phase] >= 20, f"only {phases[phase]} states in phase {phase}"

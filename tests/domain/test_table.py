@@ -34,6 +34,8 @@ DEFAULTS = {
     "farmers": "off",
     "canadian": "off",
     "bot_pace": "brisk",
+    "turn_limit": "on",
+    "spectators": "on",
 }
 
 
@@ -58,8 +60,9 @@ def to_scored(state: State) -> State:
 # House rules -------------------------------------------------------------------------------
 
 
-def test_the_house_rules_are_six_keys_with_these_defaults():
-    """§ House rules: stick the dealer and alone on; defend alone, farmers, Canadian off; brisk."""
+def test_the_house_rules_are_eight_keys_with_these_defaults():
+    """§ House rules: stick the dealer and alone on; defend alone, farmers, Canadian off; brisk;
+    a turn limit and spectators on."""
     assert list(ALLOWED) == list(DEFAULTS)
     assert house_rules_from(None) == HouseRules(**DEFAULTS)
     assert house_rules_from({}) == HouseRules(**DEFAULTS)
@@ -85,7 +88,8 @@ def test_an_unknown_house_rule_is_refused_naming_the_rules():
     e = info.value
     assert e.reason == (
         "there is no house rule called 'joker'; "
-        "the rules are stick_dealer, alone, defend_alone, farmers, canadian, bot_pace"
+        "the rules are stick_dealer, alone, defend_alone, farmers, canadian, bot_pace, "
+        "turn_limit, spectators"
     )
     assert e.field == "settings.joker" and e.allowed == list(DEFAULTS)
 

@@ -52,6 +52,10 @@ export const api = {
   bot: (code, seat, level) => call('PUT', `${t(code)}/seats/${seat}/bot`, { level }),
   settings: (code, changes) => call('PATCH', `${t(code)}/settings`, changes),
   start: (code) => call('POST', `${t(code)}/start`),
+  lock: (code) => call('POST', `${t(code)}/lock`),
+  unlock: (code) => call('POST', `${t(code)}/unlock`),
+  ban: (code, player) => call('POST', `${t(code)}/bans`, { player }),
+  partner: (code, seat) => call('POST', `${t(code)}/partners`, { seat }),
   move: (code, move) => call('POST', `${t(code)}/moves`, move),
   eventsUrl: (code) => `${t(code)}/events`,
 };

@@ -16,7 +16,11 @@ export function statusText(v, pending) {
     if (v.you === null) return `${teamMembers(v, v.winner)} won, ${a}–${b}.`;
     return v.winner === ourTeam(v) ? `We won, ${a}–${b}!` : `They won, ${a}–${b}.`;
   }
-  if (v.you !== null && v.seats[v.you].away) return 'You stepped away: a bot plays for you until you sit back down.';
+  if (v.you !== null && v.seats[v.you].away) {
+    return v.seats[v.you].left
+      ? 'You left: a bot plays for you until you sit back down.'
+      : 'You were away, so a bot is playing for you: make a move to take your seat back.';
+  }
   if (pending) return 'Sending…';
   if (can.farmer) return 'A farmer’s hand! Pick three cards to swap for the kitty, or keep your hand.';
   if (can.order) {
@@ -98,7 +102,8 @@ export function drawMoves(game, v, host) {
       if (v.status === 'over' && host) slots.push(button('Play again', 'N', () => game.playAgain(), { class: 'primary', 'data-move': 'again' }));
     }
   } else if (v.you !== null && v.seats[v.you].away && v.status === 'playing') {
-    slots = [h('button.primary', { type: 'button', onclick: () => game.ctx.act(() => api.sit(v.code, v.you)).catch(() => {}) }, 'Sit back down')];
+    const words = v.seats[v.you].left ? 'Sit back down' : 'I’m back';
+    slots = [h('button.primary', { type: 'button', 'data-move': 'back', onclick: () => game.ctx.act(() => api.sit(v.code, v.you)).catch(() => {}) }, words)];
   }
   slots = slots.filter(Boolean);
   fill(game.movesEl, slots.length ? h('div.slots4', { 'data-count': slots.length }, slots.map(slot)) : null, extra);

@@ -27,7 +27,8 @@ export function drawPlate(el, v, seat) {
   if (v.alone === seat) tags.push(h('span.tag.alone', {}, 'Alone'));
   if (v.defender === seat) tags.push(h('span.tag.alone', {}, 'Defending alone'));
   if (v.sitting.includes(seat)) tags.push(h('span.tag.out', {}, 'Sitting out'));
-  if (s.away) tags.push(h('span.tag.away', { title: 'A bot plays for them until they return' }, 'Away'));
+  if (s.away && s.left) tags.push(h('span.tag.away', { title: 'A bot plays for them until they sit down again' }, 'Left'));
+  else if (s.away) tags.push(h('span.tag.away', { title: 'A bot plays for them until they come back' }, 'Away'));
   if (v.phase === 'scored' && v.status === 'playing') tags.push(h('span.tag', { class: v.ready[seat] ? 'ready' : 'reading' }, v.ready[seat] ? 'Ready' : 'Reading'));
   const count = v.counts[seat];
   el.className = `plate at-${pos}`;

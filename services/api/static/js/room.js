@@ -81,12 +81,13 @@ export class Room {
 
     if (this.parts.changed('seats', v.seats, v.you, v.host, who?.id, host, this.level)) this.drawSeats(v, who, host);
     if (this.parts.changed('rules', v.settings, host)) this.drawRules(v, host);
-    if (this.parts.changed('actions', v.seats, v.you, host, v.bots, v.host)) this.drawActions(v, host);
+    if (this.parts.changed('actions', v.seats, v.you, host, v.bots, v.host, v.locked)) this.drawActions(v, host);
 
     if (!this.status.sticky) {
       const open = v.seats.filter((s) => !s.player && !s.bot).length;
       let text;
-      if (v.you === null) text = who ? 'Pick an open seat to join the game.' : 'Pick a name, then an open seat.';
+      if (v.you === null && v.locked) text = 'This room is locked: the host isn’t taking new players.';
+      else if (v.you === null) text = who ? 'Pick an open seat to join the game.' : 'Pick a name, then an open seat.';
       else if (host) text = open ? `You host. Invite friends, add bots, or start: ${open === 1 ? 'the open seat gets a bot' : `the ${open} open seats get bots`}.` : 'Every seat is taken. Start when you’re ready.';
       else {
         const hostSeat = v.seats.findIndex((s) => s.player === v.host);
@@ -118,8 +119,17 @@ export class Room {
         if (host) buttons.push(h('button', { type: 'button', 'data-action': 'bot', onclick: () => this.run(() => api.bot(v.code, n, this.level)) }, 'Add bot'));
       } else if (state === 'bot' && host) {
         buttons.push(h('button', { type: 'button', 'data-action': 'remove-bot', onclick: () => this.run(() => api.stand(v.code, n)) }, 'Remove bot'));
+      } else if (state === 'player' && host) {
+        buttons.push(h('button.ghost', {
+          type: 'button', 'data-action': 'ban',
+          onclick: () => { if (confirm(`Ban ${nameOf(v, n)}? They lose the seat and can’t sit or watch here again.`)) this.run(() => api.ban(v.code, s.player)); },
+        }, 'Ban'));
       } else if (mine) {
         buttons.push(h('button.ghost', { type: 'button', 'data-action': 'stand', onclick: () => this.run(() => api.stand(v.code, n)) }, 'Stand up'));
+      }
+      // The host's partner is whoever sits across: "As partners" moves this seat there.
+      if (host && v.you !== null && !mine && state !== 'empty' && teamOf(n) !== teamOf(v.you)) {
+        buttons.push(h('button', { type: 'button', 'data-action': 'partner', onclick: () => this.run(() => api.partner(v.code, n)) }, 'As partners'));
       }
       const who = state === 'empty' ? 'Open seat' : nameOf(v, n);
       return h(`div.seat-card.at-${pos}`, { 'data-seat': n, 'data-state': state },
@@ -159,6 +169,8 @@ export class Room {
     if (host) {
       fill(this.actionsEl,
         h('button.primary.big', { type: 'button', name: 'start', onclick: () => this.run(() => api.start(v.code)) }, 'Start the game'),
+        h('button.ghost', { type: 'button', name: 'lock', 'aria-pressed': String(v.locked), onclick: () => this.run(() => (v.locked ? api.unlock(v.code) : api.lock(v.code))) },
+          v.locked ? 'Unlock the room' : 'Lock the room'),
         h('p.hint', {}, open ? `${open === 4 ? 'Every' : open === 1 ? 'The' : `The ${open}`} open seat${open === 1 ? '' : 's'} will get ${levelName(v.bots).toLowerCase()} bots.` : 'Four at the table.'));
     } else {
       fill(this.actionsEl, h('p.hint', {}, 'The host starts the game; open seats get bots.'));

@@ -6,7 +6,7 @@
 
 import { api } from './api.js';
 
-export function watch(code, { onView, onLink }) {
+export function watch(code, { onView, onLink, onBanned }) {
   let source = null;
   let stopped = false;
   let timer = null;
@@ -21,6 +21,12 @@ export function watch(code, { onView, onLink }) {
       let view;
       try { view = JSON.parse(event.data); } catch { return; }
       onView(view);
+    });
+    // The table's last word to a viewer the host banned: no reconnecting after it.
+    source.addEventListener('banned', () => {
+      stopped = true;
+      source.close();
+      onBanned?.();
     });
     source.addEventListener('open', () => onLink('live'));
     source.addEventListener('error', () => {

@@ -58,7 +58,7 @@ export function mountTablePage(root, code) {
     say: (text, tone) => screen?.status.say(text, tone),
     error: (err) => screen?.status.error(err),
     /** After signing in the stream must be reopened: it knows who we are from the cookie. */
-    restream() { stop?.(); stop = watch(code, { onView: accept, onLink: setLink }); },
+    restream() { stop?.(); stop = watch(code, { onView: accept, onLink: setLink, onBanned: banned }); },
   };
 
   function accept(next) {
@@ -77,16 +77,21 @@ export function mountTablePage(root, code) {
     screen.update(view);
   }
 
+  function shut(title, words) {
+    stop?.();
+    screen?.destroy();
+    screen = null;
+    root.dataset.view = 'missing';
+    fill(body, h('main.missing', {}, h('h1', {}, title), h('p', {}, words),
+      h('a.button.primary', { href: '#/' }, 'Back to the lobby')));
+  }
+  const banned = () => shut('You’ve been banned from this room.', 'The host asked you to leave: you can’t sit or watch here again.');
+
   api.table(code).then(accept, (err) => {
     if (gone) return;
-    if (err.status === 404) stop?.();
-    root.dataset.view = 'missing';
-    fill(body, h('main.missing', {},
-      h('h1', {}, err.status === 404 ? `There is no table ${code}` : 'That table can’t be shown'),
-      h('p', {}, err.message),
-      h('a.button.primary', { href: '#/' }, 'Back to the lobby')));
+    shut(err.status === 404 ? `There is no table ${code}` : 'That table can’t be shown', err.message);
   });
-  stop = watch(code, { onView: accept, onLink: setLink });
+  stop = watch(code, { onView: accept, onLink: setLink, onBanned: banned });
 
   return () => {
     gone = true;

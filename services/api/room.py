@@ -1,0 +1,116 @@
+"""The host's room over HTTP (docs/euchre.md "The room"), and what opening a table does for
+the person opening it: whether they may watch, that they are present, and back in their
+seat if they were away."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import msgspec
+from litestar import Controller, Request, post
+from litestar.di import NamedDependency, Provide
+from litestar.params import FromPath, JSONBody, Parameter
+
+from domain import View, view
+from domain import commands as cmd
+from domain.errors import Conflict
+from domain.room import may_watch
+from domain.state import State
+from infra.players import Player
+from services.api.auth import current_player
+from services.api.bodies import table_code
+from services.api.contract import SIGNED_IN, WRITE, problems
+from services.use_cases import Tables
+
+Code = Annotated[str, Parameter(description="the table's code, 4-32 of A-Z, 0-9 and dashes")]
+PlayerId = Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
+
+
+class Ban(msgspec.Struct, forbid_unknown_fields=True):
+    player: PlayerId
+
+
+class Partner(msgspec.Struct, forbid_unknown_fields=True):
+    seat: Annotated[int, msgspec.Meta(ge=0, le=3)]
+
+
+def _tables(request: Request) -> Tables:
+    return request.app.state.services.tables
+
+
+async def present(request: Request, code: str, player: Player | None) -> None:
+    presence = request.app.state.services.presence
+    if player is not None and presence is not None:
+        await presence.seen(code, player.id)
+
+
+async def arrive(request: Request, code: str, player: Player | None) -> State:
+    """The table as `player` opens it: refused if they may not watch it; otherwise they are
+    present, and if a bot covered their seat while they were gone, it is theirs again."""
+    tables = _tables(request)
+    state = await tables.load(code)
+    may_watch(state, None if player is None else player.id)
+    await present(request, code, player)
+    n = None if player is None else state.seat_of(player.id)
+    if n is None or player is None:
+        return state
+    seat = state.seats[n]
+    if state.status != "playing" or not seat.away or seat.left:
+        return state
+    try:
+        return await tables.execute(code, cmd.ComeBack(player=player.id))
+    except Conflict:  # back already, by another request of theirs
+        return await tables.load(code)
+
+
+def seat_view(state: State, player: Player | None) -> View:
+    """The caller's view: their seat's if they sit at the table, a spectator's otherwise."""
+    seat = None if player is None else state.seat_of(player.id)
+    return view(state, seat)
+
+
+class RoomController(Controller):
+    path = "/api/tables"
+    tags = ["room"]
+    dependencies = {"player": Provide(current_player)}
+
+    @post("/{code:str}/lock", status_code=200, responses=problems(*WRITE), security=SIGNED_IN)
+    async def lock(
+        self, request: Request, code: FromPath[Code], player: NamedDependency[Player]
+    ) -> View:
+        """Host only: nobody new may sit down; people with a seat may still come back."""
+        command = cmd.LockTable(player=player.id)
+        return seat_view(await _tables(request).execute(table_code(code), command), player)
+
+    @post("/{code:str}/unlock", status_code=200, responses=problems(*WRITE), security=SIGNED_IN)
+    async def unlock(
+        self, request: Request, code: FromPath[Code], player: NamedDependency[Player]
+    ) -> View:
+        """Host only: anyone may sit down again."""
+        command = cmd.UnlockTable(player=player.id)
+        return seat_view(await _tables(request).execute(table_code(code), command), player)
+
+    @post("/{code:str}/bans", status_code=200, responses=problems(*WRITE), security=SIGNED_IN)
+    async def ban(
+        self,
+        request: Request,
+        code: FromPath[Code],
+        player: NamedDependency[Player],
+        data: JSONBody[Ban],
+    ) -> View:
+        """Host only: `player` loses any seat to a bot and may neither sit nor watch again."""
+        command = cmd.BanPlayer(player=player.id, banned=data.player)
+        return seat_view(await _tables(request).execute(table_code(code), command), player)
+
+    @post("/{code:str}/partners", status_code=200, responses=problems(*WRITE), security=SIGNED_IN)
+    async def partners(
+        self,
+        request: Request,
+        code: FromPath[Code],
+        player: NamedDependency[Player],
+        data: JSONBody[Partner],
+    ) -> View:
+        """Host only, before the start: whoever sits in `seat` becomes the host's partner,
+        changing places with whoever sits across from the host."""
+        command = cmd.ChoosePartner(player=player.id, seat=data.seat)
+        return seat_view(await _tables(request).execute(table_code(code), command), player)

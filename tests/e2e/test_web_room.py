@@ -1,0 +1,102 @@
+"""The room in browsers: the host chooses a partner, locks the room and bans; a person who
+closes the tab mid-hand is covered by a bot and plays again when they come back."""
+
+from __future__ import annotations
+
+from browser_kit import GAME, make_move, open_person, sign_in_and_open
+from playwright.sync_api import expect
+
+DESK = {"viewport": {"width": 1100, "height": 760}}
+
+
+def play_if_mine(person) -> None:
+    """A person at the table between looks at something else: they play when it's their turn."""
+    state = person.state()
+    if state.get("turn") == "me" and state.get("pending") == "no":
+        make_move(person)
+    person.page.wait_for_timeout(150)
+
+
+def test_the_host_chooses_a_partner_locks_the_room_and_bans(browser, server, shots):
+    ada = open_person(browser, server, "Ada", **DESK)
+    bo = open_person(browser, server, "Bo", **DESK)
+    code = sign_in_and_open(ada)
+    link = ada.page.locator(".share-link").input_value()
+    bo.page.goto(link)
+    bo.page.fill("input[name=name]", "Bo")
+    bo.page.click(".seat-card[data-seat='1'] [data-action=sit]")
+    expect(ada.page.locator(".seat-card[data-seat='1'] .occupant")).to_have_text("Bo")
+
+    # "As partners": Bo moves across from Ada, on both pages.
+    ada.page.click(".seat-card[data-seat='1'] [data-action=partner]")
+    expect(ada.page.locator(".seat-card[data-seat='2'] .relation")).to_have_text("Your partner")
+    expect(ada.page.locator(".seat-card[data-seat='2'] .occupant")).to_have_text("Bo")
+    expect(bo.page.locator(".seat-card[data-seat='2']")).to_have_attribute("data-state", "me")
+
+    # Locked: a third person is told, and can't sit.
+    ada.page.click("button[name=lock]")
+    expect(ada.page.locator("button[name=lock]")).to_have_text("Unlock the room")
+    cy = open_person(browser, server, "Cy", **DESK)
+    cy.page.goto(link)
+    expect(cy.page.locator(".room-status")).to_contain_text("locked")
+    cy.page.fill("input[name=name]", "Cy")
+    cy.page.click(".seat-card[data-seat='1'] [data-action=sit]")
+    expect(cy.page.locator(".room-status")).to_contain_text("locked")
+    expect(cy.page.locator(".seat-card[data-seat='1']")).to_have_attribute("data-state", "empty")
+
+    # Banned: Bo's seat goes to a bot and his page says why.
+    ada.page.on("dialog", lambda dialog: dialog.accept())
+    ada.page.click(".seat-card[data-seat='2'] [data-action=ban]")
+    expect(ada.page.locator(".seat-card[data-seat='2']")).to_have_attribute("data-state", "bot")
+    expect(bo.page.locator("main.missing h1")).to_have_text("You’ve been banned from this room.")
+    bo.page.reload()
+    expect(bo.page.locator("main.missing")).to_contain_text("banned")
+    ada.assert_no_errors()  # Cy's page logs the refused sit as a failed request
+    assert code
+
+
+def test_a_tab_closed_mid_hand_is_covered_and_its_person_plays_on_coming_back(browser, server):
+    ada = open_person(browser, server, "Ada", **DESK)
+    bo = open_person(browser, server, "Bo", **DESK)
+    sign_in_and_open(ada)
+    link = ada.page.locator(".share-link").input_value()
+    bo.page.goto(link)
+    bo.page.fill("input[name=name]", "Bo")
+    bo.page.click(".seat-card[data-seat='2'] [data-action=sit]")
+    expect(ada.page.locator(".seat-card[data-seat='2'] .occupant")).to_have_text("Bo")
+    ada.page.click("button[name=start]")
+    expect(bo.page.locator("#app")).to_have_attribute("data-view", "game")
+
+    context = bo.page.context
+    bo.page.close()  # the tab, mid-hand
+    away = ada.page.locator(".plate[data-seat='2'] .tag.away")
+    # Ada keeps playing; within the grace (20 s), a sweep (5 s) and a bot's think, Bo's plate
+    # says a bot covers him, and the game goes on without him.
+    for _ in range(400):
+        if away.count():
+            break
+        play_if_mine(ada)
+    expect(away).to_have_text("Away", timeout=1000)
+    covered = int(ada.state()["seq"])
+    for _ in range(400):  # the game goes on: the bot plays Bo's turns
+        if int(ada.state()["seq"]) > covered + 4:
+            break
+        play_if_mine(ada)
+    assert int(ada.state()["seq"]) > covered + 4
+
+    # Bo opens the table again: his seat is his, and he makes his next decision himself.
+    page = context.new_page()
+    bo.page = page
+    page.goto(link)
+    expect(page.locator(GAME)).to_have_attribute("data-you", "2")
+    expect(ada.page.locator(".plate[data-seat='2'] .tag.away")).to_have_count(0)
+    for _ in range(400):
+        state = bo.state()
+        if state.get("turn") == "me" and state.get("pending") == "no":
+            break
+        play_if_mine(ada)
+    before = bo.state()["seq"]
+    make_move(bo)
+    page.wait_for_function(
+        "seq => document.querySelector('main.game').dataset.seq !== seq", arg=before
+    )

@@ -1,0 +1,202 @@
+"""The room over HTTP: lock, bans, partners, who may watch, and away and back, against a real
+server, PostgreSQL and Redis (the sweeper run here, as a worker would run it)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import httpx
+import redis
+from http_kit import sse_events
+
+from infra.activity import Activity
+from infra.db import create_engine
+from infra.eventstore import EventStore
+from infra.presence import Presence, namespace
+from services.bots import sweeper as sweeping
+from services.bots.sweeper import Sweeper
+from services.use_cases import Tables
+
+
+def four(api, code: str = "ROOM"):
+    """Ada hosts in seat 0; Bo, Cy and Di sit in 1, 2 and 3."""
+    people = [api.player(name) for name in ("Ada", "Bo", "Cy", "Di")]
+    people[0].ok("POST", "/api/tables", json={"code": code})
+    for n, p in enumerate(people[1:], start=1):
+        p.ok("POST", f"/api/tables/{code}/seats/{n}")
+    return people
+
+
+def problem(response: httpx.Response, status: int) -> str:
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"].startswith("application/problem+json")
+    return response.json()["detail"]
+
+
+def test_a_locked_table_keeps_newcomers_out_until_unlocked(api):
+    ada, bo = api.player("Ada"), api.player("Bo")
+    ada.ok("POST", "/api/tables", json={"code": "LOCKED"})
+    assert problem(bo.request("POST", "/api/tables/LOCKED/lock"), 403) == (
+        "only the host may lock the table"
+    )
+    assert ada.ok("POST", "/api/tables/LOCKED/lock")["locked"] is True
+    assert [t["code"] for t in api.http.get("/api/tables").json()["tables"]] == []
+    assert "locked" in problem(bo.request("POST", "/api/tables/LOCKED/seats/1"), 403)
+    ada.ok("POST", "/api/tables/LOCKED/unlock")
+    assert bo.ok("POST", "/api/tables/LOCKED/seats/1")["you"] == 1
+
+
+def test_a_banned_player_loses_the_seat_and_may_neither_sit_nor_watch(api):
+    ada, _, cy, _ = four(api, "BANS")
+    after = ada.ok("POST", "/api/tables/BANS/bans", json={"player": cy.id})
+    assert after["seats"][2] == {
+        "seat": 2,
+        "player": None,
+        "name": None,
+        "bot": "medium",
+        "away": False,
+        "registered": False,
+        "left": False,
+    }
+    assert after["banned"] == [{"player": cy.id, "name": "Cy"}]
+    assert "banned" in problem(cy.request("GET", "/api/tables/BANS"), 403)
+    assert "banned" in problem(cy.request("GET", "/api/tables/BANS/events"), 403)
+    assert "banned" in problem(cy.request("POST", "/api/tables/BANS/seats/2"), 403)
+    assert [e["type"] for e in api.log("BANS")][-1] == "PlayerBanned"
+
+
+def test_a_ban_body_is_checked_before_anything_happens(api):
+    ada = api.player("Ada")
+    ada.ok("POST", "/api/tables", json={"code": "BODY"})
+    response = ada.request("POST", "/api/tables/BODY/bans", json={"player": "<b>"})
+    assert response.status_code in (400, 422), response.text
+    assert ada.ok("GET", "/api/tables/BODY")["banned"] == []
+
+
+def test_a_banned_watchers_stream_is_told_and_ends(api, base_url):
+    ada = api.player("Ada")
+    watcher = api.player("Wat")
+    ada.ok("POST", "/api/tables", json={"code": "WATCH"})
+    with (
+        httpx.Client(base_url=base_url, timeout=30) as http,
+        http.stream("GET", "/api/tables/WATCH/events", headers=watcher.headers) as stream,
+    ):
+        events = sse_events(stream)
+        assert next(e for e in events if "event" in e)["event"] == "view"
+        ada.ok("POST", "/api/tables/WATCH/bans", json={"player": watcher.id})
+        told = next(e for e in events if "event" in e)
+        assert told["event"] == "banned" and "banned" in told["data"]
+        assert list(events) == []  # and the stream is over
+
+
+def test_choosing_a_partner_reorders_the_seats(api):
+    ada, bo, *_ = four(api, "PARTNER")
+    after = ada.ok("POST", "/api/tables/PARTNER/partners", json={"seat": 1})
+    assert [s["name"] for s in after["seats"]] == ["Ada", "Cy", "Bo", "Di"]
+    assert "only the host" in problem(
+        bo.request("POST", "/api/tables/PARTNER/partners", json={"seat": 3}), 403
+    )
+
+
+def test_with_spectators_off_only_players_may_watch(api):
+    ada, stranger = api.player("Ada"), api.player("Stranger")
+    ada.ok("POST", "/api/tables", json={"code": "PRIVATE", "settings": {"spectators": "off"}})
+    assert "spectators" in problem(stranger.request("GET", "/api/tables/PRIVATE"), 403)
+    assert "spectators" in problem(api.http.get("/api/tables/PRIVATE"), 403)
+    assert ada.ok("GET", "/api/tables/PRIVATE")["you"] == 0
+
+
+async def _sweep(database_url: str, redis_url: str) -> None:
+    """One sweep, as the worker holding the sweeper's lock makes it."""
+    engine = create_engine(database_url)
+    store = await EventStore.open(database_url, size=2)
+    client = redis.asyncio.from_url(redis_url)
+    try:
+        presence = Presence(client, namespace(database_url))
+        sweeper = Sweeper(
+            Activity(engine, store), Tables(store), lambda *a: None, 0.0, presence=presence
+        )
+        await sweeper.sweep()
+    finally:
+        await client.aclose()
+        await store.close()
+        await engine.dispose()
+
+
+def _forget(database_url: str, redis_url: str, code: str, player: str) -> None:
+    """What the grace running out does to a person's presence."""
+    client = redis.Redis.from_url(redis_url)
+    key = Presence(None, namespace(database_url)).key(code, player)  # type: ignore[arg-type]
+    assert client.delete(key) == 1, "the API recorded them as present"
+    client.close()
+
+
+def _turn(view: dict) -> int:
+    return view["turn"] if view["turn"] is not None else 0
+
+
+def test_a_person_gone_is_covered_and_opening_the_table_brings_them_back(
+    api, database_url, redis_url
+):
+    people = four(api, "GONE")
+    people[0].ok("POST", "/api/tables/GONE/start")
+    state = people[0].ok("GET", "/api/tables/GONE")
+    gone = people[_turn(state)]
+    _forget(database_url, redis_url, "GONE", gone.id)
+
+    asyncio.run(_sweep(database_url, redis_url))
+
+    seat = people[0].ok("GET", "/api/tables/GONE")["seats"][_turn(state)]
+    assert seat["away"] and seat["bot"] == "medium" and not seat["left"]
+    back = gone.ok("GET", "/api/tables/GONE")
+    assert not back["seats"][back["you"]]["away"]
+    assert [e["type"] for e in api.log("GONE")][-2:] == ["PlayerWentAway", "PlayerCameBack"]
+    assert api.log("GONE")[-2]["reason"] == "gone"
+
+
+def test_a_move_brings_a_covered_person_back_and_a_leaver_must_sit_down(
+    api, database_url, redis_url
+):
+    people = four(api, "BACK")
+    people[0].ok("POST", "/api/tables/BACK/start")
+    view = people[0].ok("GET", "/api/tables/BACK")
+    mover = people[_turn(view)]
+    _forget(database_url, redis_url, "BACK", mover.id)
+    asyncio.run(_sweep(database_url, redis_url))
+    seq = mover.ok("GET", "/api/tables/BACK")["seq"]  # back already, by looking
+    assert [e["type"] for e in api.log("BACK")][-1] == "PlayerCameBack"
+
+    mover.ok("DELETE", f"/api/tables/BACK/seats/{_turn(view)}")  # "Leave table"
+    refusal = mover.move("BACK", {"type": "pass"})
+    assert "sit down" in problem(refusal, 409)
+    assert seq < mover.ok("POST", f"/api/tables/BACK/seats/{_turn(view)}")["seq"]
+    moved = mover.move("BACK", {"type": "pass"})
+    assert moved.status_code == 200, moved.text
+
+
+def test_a_person_past_the_turn_limit_is_covered_and_their_move_brings_them_back(
+    api, database_url, redis_url, monkeypatch
+):
+    people = four(api, "TIMEOUT")
+    people[0].ok("POST", "/api/tables/TIMEOUT/start")
+    slow = people[_turn(people[0].ok("GET", "/api/tables/TIMEOUT"))]
+    monkeypatch.setattr(sweeping, "TURN_LIMIT_SECONDS", {"brisk": 0.2, "relaxed": 0.4})
+    monkeypatch.setattr(sweeping, "turn_limit", lambda state: 0.2)
+    time.sleep(0.5)
+
+    asyncio.run(_sweep(database_url, redis_url))
+
+    log = api.log("TIMEOUT")
+    assert (log[-1]["type"], log[-1]["reason"]) == ("PlayerWentAway", "timeout")
+    moved = slow.move("TIMEOUT", {"type": "pass", "seq": log[-1]["seq"]})
+    assert moved.status_code == 200, moved.text
+    assert [e["type"] for e in api.log("TIMEOUT")][-2:] == ["PlayerCameBack", "BidPassed"]
+    assert not moved.json()["seats"][moved.json()["you"]]["away"]
+
+
+def test_nobody_is_marked_away_while_present(api, database_url, redis_url):
+    people = four(api, "HERE")
+    people[0].ok("POST", "/api/tables/HERE/start")
+    asyncio.run(_sweep(database_url, redis_url))
+    assert not any(s["away"] for s in people[0].ok("GET", "/api/tables/HERE")["seats"])
