@@ -30,12 +30,19 @@ class Lobby:
         )
         self.catch_up = self.follower.catch_up
 
-    async def rows(self) -> list[LobbyRow]:
-        """Waiting tables that aren't locked, newest first."""
-        query = select(lobby.c.row).order_by(lobby.c.position.desc())
+    async def rows(self, limit: int, before: int | None = None) -> list[LobbyRow]:
+        """Up to `limit` waiting tables that aren't locked, newest first, opened before
+        position `before` if given (the last row of the page before)."""
+        query = (
+            select(lobby.c.row)
+            .where(lobby.c.row["locked"].as_boolean().is_not(True))
+            .order_by(lobby.c.position.desc())
+            .limit(limit)
+        )
+        if before is not None:
+            query = query.where(lobby.c.position < before)
         async with self._engine.connect() as conn:
-            rows = [msgspec.convert(row, LobbyRow) for row in await conn.scalars(query)]
-        return [row for row in rows if not row.locked]
+            return [msgspec.convert(row, LobbyRow) for row in await conn.scalars(query)]
 
     @staticmethod
     async def _apply(conn: AsyncConnection, records: list[RecordedEvent]) -> None:

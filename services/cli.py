@@ -70,7 +70,7 @@ def _serve(args: argparse.Namespace, settings: Settings) -> int:
             settings, database_url=endpoints.database_url, redis_url=endpoints.redis_url
         )
         worker = multiprocessing.get_context("spawn").Process(
-            target=_work, args=(joined, args.bot_threads), name="worker"
+            target=_work, args=(joined, args.bot_threads, False), name="worker"
         )
         worker.start()
         bots = BotSends(settings.broker(endpoints.redis_url), settings.bot_delay_scale)
@@ -87,16 +87,33 @@ def _serve(args: argparse.Namespace, settings: Settings) -> int:
             # timeout (60 s is common): the side that closes first must not be the server, or
             # a request sent on a connection just as the server closes it is lost.
             config = uvicorn.Config(app, log_level="warning", timeout_keep_alive=75)
-            server = uvicorn.Server(config)
             shown = f"[{host}]" if ":" in host else host
+            server = _announcing()(config, f"http://{shown}:{port}/")
             # uvicorn re-raises the signal that stopped it once it has shut down cleanly; one
             # that comes before it has its handlers in place arrives as KeyboardInterrupt.
             with contextlib.suppress(KeyboardInterrupt):
-                print(f"Euchre Tables is serving on http://{shown}:{port}/ (Ctrl-C stops it)")
-                sys.stdout.flush()
                 server.run(sockets=[sock])
             _finish_quietly()
     return 0
+
+
+def _announcing():
+    import uvicorn
+
+    class Announcing(uvicorn.Server):
+        """Says it serves once it does: by then uvicorn has its signal handlers, so a Ctrl-C
+        right after the line stops it cleanly."""
+
+        def __init__(self, config: uvicorn.Config, url: str) -> None:
+            super().__init__(config)
+            self.url = url
+
+        async def startup(self, sockets=None) -> None:
+            await super().startup(sockets)
+            if self.started:
+                print(f"Euchre Tables is serving on {self.url} (Ctrl-C stops it)", flush=True)
+
+    return Announcing
 
 
 @contextlib.contextmanager
@@ -121,8 +138,11 @@ def _finish_quietly() -> None:
         signal.signal(sig, signal.SIG_IGN)
 
 
-def _work(settings: Settings, threads: int) -> None:
-    """One worker process: bot turns (and maybe the sweeper) until SIGTERM or Ctrl-C."""
+def _work(settings: Settings, threads: int, chatty: bool = True) -> None:
+    """One worker process: bot turns (and maybe the sweeper) until SIGTERM or Ctrl-C.
+
+    Not `chatty` under `euchre serve`, which shows only where its servers are: warnings and
+    errors still show."""
     import signal
     import threading
 
@@ -134,7 +154,8 @@ def _work(settings: Settings, threads: int) -> None:
     from infra.db import migrate
     from services.bots.runtime import BotRuntime
 
-    _worker_logging()  # here, not in the parent: a spawned process starts with fresh logging
+    # Here, not in the parent: a spawned process starts with fresh logging.
+    _worker_logging(logging.INFO if chatty else logging.WARNING)
     migrate(settings.database_url)
     broker = settings.broker_url or settings.redis_url
     with BotRuntime(
@@ -148,10 +169,10 @@ def _work(settings: Settings, threads: int) -> None:
         stop.wait()
 
 
-def _worker_logging() -> None:
-    """Timestamped INFO lines, less Alembic's narration of every revision: a worker joining a
-    running service has nothing to learn from that."""
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(processName)s %(message)s")
+def _worker_logging(level: int) -> None:
+    """Timestamped lines from `level` up, less Alembic's narration of every revision: a worker
+    joining a running service has nothing to learn from that."""
+    logging.basicConfig(level=level, format="%(asctime)s %(processName)s %(message)s")
     logging.getLogger("alembic").setLevel(logging.WARNING)
 
 

@@ -40,7 +40,7 @@ from services.api.web import web
 from services.use_cases import Tables
 
 LOBBY_POLL = 5.0
-LOBBY_GATHER = 1.0
+LOBBY_GATHER = 0.5
 
 OnCommit = Callable[[State, list[Event]], Awaitable[None]]
 
@@ -62,7 +62,8 @@ class Services:
 
 async def _follow_lobby(lobby: Lobby, doorbell: Doorbell) -> None:
     """Keep the lobby close behind the log without a transaction per move: after a ring, let
-    the appends of the next moment gather first. Reading the lobby catches up in full anyway."""
+    the appends of the next moment gather first. This is the lobby's only writer in the
+    process; reading it reads rows."""
     async with doorbell.watch(None) as wake:
         while True:
             await lobby.catch_up()

@@ -122,6 +122,10 @@ class PlayerInfo(msgspec.Struct):
 
 class Waiting(msgspec.Struct):
     tables: list[LobbyRow]
+    next: Annotated[
+        int | None,
+        msgspec.Meta(description="pass as `before` for the next page; null on the last one"),
+    ] = None
 
 
 class Health(msgspec.Struct, omit_defaults=True):

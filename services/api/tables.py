@@ -105,11 +105,23 @@ class TablesController(Controller):
         security=OPTIONAL,
         responses=problems(*READ),
     )
-    async def waiting(self, request: Request, player: NamedDependency[Player | None]) -> Waiting:
-        """Tables waiting for players, newest first."""
-        lobby = request.app.state.services.lobby
-        await lobby.catch_up()
-        return Waiting(tables=await lobby.rows())
+    async def waiting(
+        self,
+        request: Request,
+        player: NamedDependency[Player | None],
+        limit: Annotated[int, Parameter(ge=1, le=100, description="tables per page")] = 20,
+        before: Annotated[
+            int | None, Parameter(ge=1, description="the `next` of the page before")
+        ] = None,
+    ) -> Waiting:
+        """Tables waiting for players that aren't locked, newest first, a page at a time.
+
+        Read as the lobby's follower last wrote it (it follows the log in the background,
+        about a second behind): a busy lobby costs a read, never a catch-up per request.
+        """
+        rows = await request.app.state.services.lobby.rows(limit + 1, before)
+        more = len(rows) > limit
+        return Waiting(tables=rows[:limit], next=rows[limit - 1].position if more else None)
 
     @get(
         "/{code:str}",

@@ -58,7 +58,7 @@ def test_a_table_link_by_path_forwards_to_the_page(client):
 
 
 def test_the_api_and_its_schema_still_answer_beside_the_page(client):
-    assert client.get("/api/tables").json() == {"tables": []}
+    assert client.get("/api/tables").json() == {"tables": [], "next": None}
     assert client.get("/schema/openapi.json").status_code == 200
     missing = client.get("/api/nothing-here")
     assert missing.status_code == 404

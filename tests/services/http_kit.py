@@ -42,6 +42,16 @@ class Api:
     def player(self, name: str) -> Player:
         return Player(self, name)
 
+    def lobby_until(self, codes: list[str], seconds: float = 10) -> list[dict]:
+        """The lobby once it lists exactly `codes`: it follows the log about a second behind."""
+        deadline = time.monotonic() + seconds
+        while True:
+            tables = self.http.get("/api/tables").json()["tables"]
+            if [t["code"] for t in tables] == codes or time.monotonic() > deadline:
+                assert [t["code"] for t in tables] == codes
+                return tables
+            time.sleep(0.1)
+
     def log(self, code: str) -> list[dict]:
         response = self.http.get(f"/api/tables/{code}/log")
         assert response.status_code == 200, response.text

@@ -19,8 +19,7 @@ def test_the_lobby_rebuilt_from_the_log_equals_the_live_one(
     bo.ok("PATCH", "/api/tables/SECOND/settings", json={"canadian": "on"})
     cy.ok("POST", "/api/tables/THIRD/start")  # started: no longer waiting
 
-    live = api.http.get("/api/tables").json()["tables"]
-    assert [t["code"] for t in live] == ["SECOND", "FIRST"]
+    live = api.lobby_until(["SECOND", "FIRST"])
     second = live[0]
     assert second["host_name"] == "Bo" and second["bots"] == "hard"
     assert second["settings"]["canadian"] == "on"
@@ -37,3 +36,18 @@ def test_the_lobby_rebuilt_from_the_log_equals_the_live_one(
     assert main(["rebuild"]) == 0
     assert "lobby and activity rebuilt" in capsys.readouterr().out
     assert api.http.get("/api/tables").json()["tables"] == live
+
+
+def test_the_lobby_comes_a_page_at_a_time_and_hides_locked_tables(api):
+    hosts = [api.player(f"Host{n}") for n in range(5)]
+    for n, host in enumerate(hosts):
+        host.ok("POST", "/api/tables", json={"code": f"PAGE{n}"})
+    hosts[2].ok("POST", "/api/tables/PAGE2/lock")
+    api.lobby_until(["PAGE4", "PAGE3", "PAGE1", "PAGE0"])
+    first = api.http.get("/api/tables", params={"limit": 3}).json()
+    assert [t["code"] for t in first["tables"]] == ["PAGE4", "PAGE3", "PAGE1"]
+    second = api.http.get("/api/tables", params={"limit": 3, "before": first["next"]}).json()
+    assert [t["code"] for t in second["tables"]] == ["PAGE0"] and second["next"] is None
+    hosts[2].ok("POST", "/api/tables/PAGE2/unlock")
+    api.lobby_until(["PAGE4", "PAGE3", "PAGE2", "PAGE1", "PAGE0"])
+    assert api.http.get("/api/tables", params={"limit": 0}).status_code == 422

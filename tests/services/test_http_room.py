@@ -40,8 +40,9 @@ def test_a_locked_table_keeps_newcomers_out_until_unlocked(api):
     assert problem(bo.request("POST", "/api/tables/LOCKED/lock"), 403) == (
         "only the host may lock the table"
     )
+    api.lobby_until(["LOCKED"])
     assert ada.ok("POST", "/api/tables/LOCKED/lock")["locked"] is True
-    assert [t["code"] for t in api.http.get("/api/tables").json()["tables"]] == []
+    api.lobby_until([])
     assert "locked" in problem(bo.request("POST", "/api/tables/LOCKED/seats/1"), 403)
     ada.ok("POST", "/api/tables/LOCKED/unlock")
     assert bo.ok("POST", "/api/tables/LOCKED/seats/1")["you"] == 1

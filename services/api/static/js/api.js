@@ -44,7 +44,7 @@ export const api = {
   newPlayer: (name) => call('POST', '/api/players', { name }),
   whoAmI: () => call('GET', '/api/players/me'),
   logout: () => call('POST', '/api/sessions/logout'),
-  waiting: () => call('GET', '/api/tables'),
+  waiting: (before) => call('GET', before ? `/api/tables?before=${before}` : '/api/tables'),
   open: (body) => call('POST', '/api/tables', body),
   table: (code) => call('GET', t(code)),
   sit: (code, seat) => call('POST', `${t(code)}/seats/${seat}`),

@@ -100,7 +100,7 @@ export function mountLobby(root) {
   listEl);
 
   const drawList = (tables) => {
-    if (!parts.changed('list', tables)) return;
+    if (!parts.changed('list', tables, more)) return;
     if (!tables.length) {
       fill(listEl, h('p.empty', {}, 'No table is waiting right now. Open one, and share its link.'));
       return;
@@ -114,13 +114,26 @@ export function mountLobby(root) {
         s.name || (s.bot ? `${levelName(s.bot)} bot` : 'Open')))),
       h('div.waiting-foot', {},
         h('span.chips', {}, [...ruleChips(t.settings), `${levelName(t.bots)} bots`].map((c) => h('span.chip', {}, c))),
+        h('a.button.ghost', { href: `#/t/${encodeURIComponent(t.code)}`, 'data-action': 'watch' }, 'Watch'),
         h('button.primary', { type: 'button', onclick: () => go(`/t/${t.code}`) }, 'Join')))));
+    if (more) listEl.append(h('button.ghost.more', { type: 'button', name: 'more', onclick: () => { pages += 1; clearTimeout(timer); refresh(); } }, 'More tables'));
   };
 
+  // The list comes a page at a time; "More tables" keeps one more page in view.
+  let pages = 1;
+  let more = false;
   const refresh = async () => {
     try {
-      const body = await api.waiting();
-      if (!gone) drawList(body.tables || []);
+      const tables = [];
+      let before = null;
+      for (let n = 0; n < pages; n += 1) {
+        const body = await api.waiting(before);
+        tables.push(...(body.tables || []));
+        before = body.next;
+        if (before === null) break;
+      }
+      more = before !== null;
+      if (!gone) drawList(tables);
     } catch (err) {
       if (!gone && parts.changed('list-error', err.message)) fill(listEl, h('p.empty', {}, err.message));
     }

@@ -1,4 +1,4 @@
-// The six house rules in plain words, each with a one-line hint, and the bot levels.
+// The eight house rules in plain words, each with a one-line hint, and the bot levels.
 
 const onOff = [['on', 'On'], ['off', 'Off']];
 
@@ -9,6 +9,8 @@ export const HOUSE_RULES = [
   { key: 'farmers', label: 'Farmer’s hand', hint: '9s and 10s only: swap three.', choices: onOff, value: 'off' },
   { key: 'canadian', label: 'Canadian loner', hint: 'Dealer’s partner goes alone.', choices: onOff, value: 'off' },
   { key: 'bot_pace', label: 'Bot speed', hint: 'Relaxed is easier to follow.', choices: [['brisk', 'Brisk'], ['relaxed', 'Relaxed']], value: 'brisk' },
+  { key: 'turn_limit', label: 'Turn limit', hint: 'A minute a move (two, relaxed), then a bot plays.', choices: onOff, value: 'on' },
+  { key: 'spectators', label: 'Spectators', hint: 'Anyone with the link may watch.', choices: onOff, value: 'on' },
 ];
 
 export const DEFAULT_RULES = Object.fromEntries(HOUSE_RULES.map((r) => [r.key, r.value]));
