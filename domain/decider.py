@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain import bidding, dealing, defend, discard, farmer, tricks
+from domain import bidding, dealing, defend, discard, farmer, talk, tricks
 from domain import commands as cmd
 from domain import events as ev
 from domain.errors import Conflict, IllegalMove, NotYourTurn
@@ -34,6 +34,8 @@ _NONE = PhaseRules()
 _TAGS = {kind: tag for tag, kind in cmd.MOVE_TYPES.items()}
 # Moves that only make sense between hands: anywhere else "the hand isn't over yet".
 _BETWEEN_HANDS = frozenset(dealing.SCORED.moves)
+# Commands about the table rather than a hand's moves: the table's own and its talk.
+_TABLE = {**TABLE_COMMANDS, **talk.COMMANDS}
 
 
 def decide(state: State, command: cmd.Command) -> list[ev.Event]:
@@ -44,7 +46,7 @@ def decide(state: State, command: cmd.Command) -> list[ev.Event]:
 def decide_and_fold(state: State, command: cmd.Command) -> tuple[list[ev.Event], State]:
     """`decide`, and the state after its events: working out the consequences folds them
     anyway, so callers that need the new state needn't fold them a second time."""
-    table = TABLE_COMMANDS.get(type(command))
+    table = _TABLE.get(type(command))
     if table is not None:
         if not state.seq and not isinstance(command, cmd.OpenTable):
             raise Conflict("there is no such table")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from domain import bidding, dealing, defend, discard, farmer, lifecycle, scoring, tricks
+from domain import bidding, dealing, defend, discard, farmer, lifecycle, scoring, talk, tricks
 from domain import events as ev
 from domain.state import State
 
@@ -23,6 +23,7 @@ HANDLERS: dict[type[ev.Event], Callable[[State, Any], State]] = {
     **defend.EVOLVE,
     **tricks.EVOLVE,
     **scoring.EVOLVE,
+    **talk.EVOLVE,
 }
 
 

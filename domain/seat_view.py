@@ -98,6 +98,7 @@ class View(msgspec.Struct, frozen=True):
     winner: int | None
     seed_hash: str
     seed: str | None
+    muted: list[str]  # players the host has muted at this table (domain/talk.py)
 
 
 def _suit(s: int | None) -> SuitCode | None:
@@ -172,4 +173,5 @@ def view(s: State, seat: int | None) -> View:
         winner=s.winner,
         seed_hash=s.seed_hash,
         seed=s.seed if s.status == "over" else None,
+        muted=list(s.talk.muted),
     )
