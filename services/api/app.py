@@ -34,6 +34,7 @@ from services.api.players import PlayersController
 from services.api.problems import EXCEPTION_HANDLERS
 from services.api.stream import KEEP_ALIVE, POLL, Feeds, StreamController
 from services.api.tables import TablesController
+from services.api.talk import TalkController
 from services.api.web import web
 from services.use_cases import Tables
 
@@ -134,7 +135,14 @@ def create_app(
                 await engine.dispose()
 
     app = Litestar(
-        route_handlers=[PlayersController, TablesController, StreamController, health, web],
+        route_handlers=[
+            PlayersController,
+            TablesController,
+            TalkController,
+            StreamController,
+            health,
+            web,
+        ],
         exception_handlers=EXCEPTION_HANDLERS,
         guards=[json_bodies],
         lifespan=[lifespan],
