@@ -12,6 +12,7 @@ import pytest
 from http_kit import Player, sse_events
 
 from domain.events import EMOJI
+from services.api import stream
 
 
 def read_stream(
@@ -253,3 +254,24 @@ def test_the_schema_lists_the_reactions_and_documents_the_talk_routes(api):
         assert {"204", "403", "422", "429"} <= set(paths[path]["post"]["responses"])
     assert "post" in paths["/api/tables/{code}/mutes"]
     assert "delete" in paths["/api/tables/{code}/mutes/{target}"]
+
+
+def test_a_chat_line_is_encoded_once_for_every_watcher(api, base_url, room, monkeypatch):
+    ada, _, code = room
+    encoded: list = []
+    real = stream._encode
+
+    def counted(said):
+        encoded.append(said.seq)
+        return real(said)
+
+    monkeypatch.setattr(stream, "_encode", counted)
+    done = lambda got: any(e["event"] == "chat" for e in got)  # noqa: E731
+    watching = [
+        read_stream(base_url, f"/api/tables/{code}/events", {}, done, []) for _ in range(10)
+    ]
+    assert chat(ada, code, "welcome, all ten of you").status_code == 204
+    for thread in watching:
+        thread.join(timeout=30)
+        assert not thread.is_alive()
+    assert len(encoded) == 1

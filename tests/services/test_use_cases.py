@@ -190,3 +190,26 @@ async def test_a_pinned_seq_survives_talk_another_process_appended_meanwhile() -
     assert after.turn is not None
     with pytest.raises(Stale):
         await here.execute("ABCD", legal(after, after.turn)[0], expected_seq=state.seq)
+
+
+async def test_a_move_read_afresh_survives_a_chat_that_lands_before_its_append() -> None:
+    """The table is read, the move decided, and before it is appended someone's chat takes
+    its seq: the move is decided again on the new log and taken."""
+    store = MemoryEventStore()
+    setup = Tables(store)
+    await open_table(setup)
+    await setup.execute("ABCD", cmd.LeaveSeat(player="ann", seat=0))
+    state = await setup.execute("ABCD", cmd.StartGame(player="ann"))
+    assert state.turn is not None
+    append = store.append
+    chatted: list[int] = []
+
+    async def chat_first(stream, expected_seq, new, command_id=None):
+        if not chatted:
+            chatted.append(expected_seq)
+            await Tables(store).execute("ABCD", cmd.Say(player="kib", name="Kib", text="hm"))
+        return await append(stream, expected_seq, new, command_id=command_id)
+
+    store.append = chat_first  # type: ignore[method-assign]
+    after = await Tables(store).execute("ABCD", legal(state, state.turn)[0], expected_seq=state.seq)
+    assert chatted == [state.seq] and after.moves == state.moves + 1
