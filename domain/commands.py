@@ -7,7 +7,7 @@ from typing import Any
 import msgspec
 
 from domain.cards import Code, SuitCode
-from domain.events import AwayReason, Level
+from domain.events import AwayReason, Emoji, Level
 
 
 class Command(msgspec.Struct, frozen=True, tag_field="type", gc=False):
@@ -82,6 +82,32 @@ class ChoosePartner(Command, frozen=True, tag="partners"):
 
     player: str
     seat: int
+
+
+# Table talk (domain/talk.py): anyone who may watch the table, seated or not.
+class Say(Command, frozen=True, tag="say"):
+    player: str
+    name: str
+    text: str
+
+
+class React(Command, frozen=True, tag="react"):
+    player: str
+    name: str
+    emoji: Emoji
+
+
+class Mute(Command, frozen=True, tag="mute"):
+    """The host (`player`) silences `target`, shown in the log as `name`."""
+
+    player: str
+    target: str
+    name: str
+
+
+class Unmute(Command, frozen=True, tag="unmute"):
+    player: str
+    target: str
 
 
 # Moves name the seat making them: the API's `moves` body, less the seat the caller sits in.

@@ -18,6 +18,10 @@ from domain.house_rules import HouseRules
 # The bots' levels, listed once: everything else (LEVELS, the API's bodies) derives from it.
 Level = Literal["easy", "medium", "hard", "expert"]
 LEVELS: tuple[Level, ...] = get_args(Level)
+# The reactions anyone at a table may show (domain/talk.py), listed once: the API's body and
+# `/schema` derive from it. Each is one code point, so no variation selector can split one.
+Emoji = Literal["👍", "👏", "😂", "😮", "😬", "🤔", "🔥", "🎉"]
+EMOJI: tuple[Emoji, ...] = get_args(Emoji)
 
 
 class Event(msgspec.Struct, frozen=True, tag_field="type", tag=True, gc=False):
@@ -213,6 +217,35 @@ class GameWon(Event, frozen=True):
     score: list[int]
 
 
+# Table talk (domain/talk.py): in the log, beside the game. `seat` is the speaker's seat at the
+# time, None for a spectator; `name` is theirs then, so the log reads on its own.
+class ChatSaid(Event, frozen=True):
+    """`text` is plain text, trimmed, one line; whoever shows it must show it as text."""
+
+    player: str
+    seat: int | None
+    name: str
+    text: str
+
+
+class ReactionShown(Event, frozen=True):
+    player: str
+    seat: int | None
+    name: str
+    emoji: Emoji
+
+
+class PlayerMuted(Event, frozen=True):
+    """The host silenced `player` at this table: their chat and reactions are refused."""
+
+    player: str
+    name: str
+
+
+class PlayerUnmuted(Event, frozen=True):
+    player: str
+
+
 AnyEvent = (
     TableOpened
     | SeatTaken
@@ -242,6 +275,10 @@ AnyEvent = (
     | HandThrownIn
     | PlayerReady
     | GameWon
+    | ChatSaid
+    | ReactionShown
+    | PlayerMuted
+    | PlayerUnmuted
 )
 
 EVENT_TYPES: dict[str, type[Event]] = {cls.__name__: cls for cls in AnyEvent.__args__}

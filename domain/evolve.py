@@ -20,6 +20,7 @@ from domain import (
     lifecycle,
     room,
     scoring,
+    talk,
     tricks,
 )
 from domain import events as ev
@@ -36,6 +37,7 @@ HANDLERS: dict[type[ev.Event], Callable[[State, Any], State]] = {
     **defend.EVOLVE,
     **tricks.EVOLVE,
     **scoring.EVOLVE,
+    **talk.EVOLVE,
 }
 
 

@@ -106,6 +106,7 @@ class View(msgspec.Struct, frozen=True):
     winner: int | None
     seed_hash: str
     seed: str | None
+    muted: list[str]  # players the host has muted at this table (domain/talk.py)
 
 
 def _suit(s: int | None) -> SuitCode | None:
@@ -182,4 +183,5 @@ def view(s: State, seat: int | None) -> View:
         winner=s.winner,
         seed_hash=s.seed_hash,
         seed=s.seed if s.status == "over" else None,
+        muted=list(s.talk.muted),
     )

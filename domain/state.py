@@ -75,6 +75,15 @@ class Outcome(msgspec.Struct, frozen=True, gc=False):
 EMPTY_SEATS = (Seat(), Seat(), Seat(), Seat())
 
 
+class Talk(msgspec.Struct, frozen=True, gc=False):
+    """Table talk's part of the state (domain/talk.py): who is muted, and where the log's
+    latest run of talk began, so a move's `seq` can be checked against the game alone."""
+
+    muted: tuple[str, ...] = ()
+    last: int = 0  # the seq of the latest talk event
+    game_seq: int = 0  # the seq of the last event before that run of talk
+
+
 class State(msgspec.Struct, frozen=True, gc=False):
     seq: int = 0
     code: str = ""
@@ -114,6 +123,7 @@ class State(msgspec.Struct, frozen=True, gc=False):
     outcome: Outcome | None = None
     history: tuple[Outcome, ...] = ()
     winner: int | None = None
+    talk: Talk = Talk()
 
     @property
     def hand_no(self) -> int:

@@ -2,7 +2,9 @@
 
 The bots' sweeper reads it to find tables that may be waiting on a bot whose turn message was
 lost. A follower keeps it from the log (infra/follower.py), so it survives restarts and a
-flushed Redis, and it can be rebuilt from the log.
+flushed Redis, and it can be rebuilt from the log. Talk (domain/talk.py) is not activity: a
+chatty table whose bot turn was lost must still look quiet to the sweeper, and a finished
+table's after-game chat must not bring its row back.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from sqlalchemy import Column, DateTime, Integer, MetaData, Table, Text, delete,
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from domain.events import GameWon
+from domain.talk import ASIDE_TYPES
 from infra.eventstore import EventStore, RecordedEvent
 from infra.follower import Follower, put_rows
 
@@ -54,7 +57,8 @@ class Activity:
     async def _apply(conn: AsyncConnection, records: list[RecordedEvent]) -> None:
         last: dict[str, tuple[int, datetime] | None] = {}
         for r in records:
-            last[r.stream] = None if r.type == GAME_WON else (r.seq, r.at)
+            if r.type not in ASIDE_TYPES:
+                last[r.stream] = None if r.type == GAME_WON else (r.seq, r.at)
         await put_rows(
             conn,
             activity,

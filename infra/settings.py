@@ -30,7 +30,10 @@ class RateLimits(msgspec.Struct, frozen=True, kw_only=True):
     tables_per_address: str | None = "30/minute;300/hour"
     tables_per_player: str | None = "10/minute;60/hour"
     moves_per_player: str | None = "25/second;600/minute"
-    chat_per_player: str | None = "5/10 seconds;60/minute"
+    # A burst of a few lines, then a line every few seconds; reactions are counted apart, so a
+    # volley of them leaves chat free.
+    chat_per_player: str | None = "5/10 seconds;20/minute"
+    reactions_per_player: str | None = "8/10 seconds;30/minute"
 
 
 class Settings(msgspec.Struct, frozen=True, kw_only=True):

@@ -1,7 +1,9 @@
 """Table use cases shared by the API and the bot workers: load, decide, append, tell.
 
 A command is appended with the `seq` it was decided on; if someone else appended first, it is
-decided again on the new state (unless the caller pinned the `seq`, in which case it is stale).
+decided again on the new state. A caller may pin the `seq` its move was decided on: the move is
+stale only if the game has moved since, so talk appended in between (domain/talk.py) never
+makes it so.
 Each process keeps the tables it has seen in memory: a command is decided on that memory with
 no read at all (the append's seq check finds out if it was out of date), and loading a table
 reads only the events after it, one small query.
@@ -19,6 +21,7 @@ from domain.decider import decide_and_fold
 from domain.errors import Conflict, Refused
 from domain.events import Event
 from domain.state import State
+from domain.talk import game_seq
 from infra.eventstore import ConcurrencyConflict, NewEvent, Recorder
 from projections.replay import fold_records
 
@@ -115,8 +118,7 @@ class Tables:
                 try:
                     result = await self.store.append(code, state.seq, new, command_id=command_id)
                 except ConcurrencyConflict:
-                    if expected_seq is not None and fresh:
-                        raise Stale("the table moved on while your move was decided") from None
+                    # Deciding again checks a pinned seq against what was appended meanwhile.
                     state, fresh = await self._current(code), True
                     continue
                 if result.duplicate:
@@ -137,7 +139,7 @@ class Tables:
         if not state.seq and not isinstance(command, OpenTable):
             raise NoSuchTable(code)
         chosen = command(state) if callable(command) else command
-        if expected_seq is not None and state.seq != expected_seq:
+        if expected_seq is not None and not game_seq(state) <= expected_seq <= state.seq:
             raise Stale(
                 f"the table has moved on (it is at {state.seq}, you saw {expected_seq}); "
                 "look again and choose"

@@ -36,6 +36,7 @@ from services.api.problems import EXCEPTION_HANDLERS
 from services.api.room import RoomController
 from services.api.stream import KEEP_ALIVE, POLL, Feeds, StreamController
 from services.api.tables import TablesController
+from services.api.talk import TalkController
 from services.api.web import web
 from services.use_cases import Tables
 
@@ -147,6 +148,7 @@ def create_app(
             PlayersController,
             TablesController,
             RoomController,
+            TalkController,
             StreamController,
             health,
             web,

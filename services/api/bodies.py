@@ -11,7 +11,8 @@ from typing import Annotated, Literal
 import msgspec
 
 from domain.commands import MOVE_TYPES, Command
-from domain.events import Level
+from domain.events import Emoji, Level
+from domain.talk import MAX_TEXT
 from projections.lobby import LobbyRow
 from services.api.problems import Problem
 
@@ -68,6 +69,26 @@ class BotLevel(msgspec.Struct, forbid_unknown_fields=True):
     level: Level
 
 
+class ChatBody(msgspec.Struct, forbid_unknown_fields=True):
+    text: Annotated[
+        str,
+        msgspec.Meta(
+            min_length=1,
+            max_length=MAX_TEXT,
+            description=f"one line of plain text, 1-{MAX_TEXT} characters once trimmed; shown "
+            "as text, never as markup; no control characters, line breaks or direction overrides",
+        ),
+    ]
+
+
+class ReactionBody(msgspec.Struct, forbid_unknown_fields=True):
+    emoji: Emoji
+
+
+class MuteBody(msgspec.Struct, forbid_unknown_fields=True):
+    player: Annotated[str, msgspec.Meta(min_length=1, max_length=64, description="a player's id")]
+
+
 def _move_body(tag: str, command: type[Command]) -> type[msgspec.Struct]:
     """The `moves` body for one domain move: its fields less the seat (the caller's own),
     plus the optional `seq`. Derived from the command, so the two can't drift apart."""
@@ -91,7 +112,17 @@ MoveBody = functools.reduce(operator.or_, MOVE_BODIES)
 
 
 # Bodies that refuse unknown fields, which the OpenAPI document must say (`finish` does).
-STRICT_BODIES = (NewPlayer, Login, HouseRules, NewTable, BotLevel, *MOVE_BODIES)
+STRICT_BODIES = (
+    NewPlayer,
+    Login,
+    HouseRules,
+    NewTable,
+    BotLevel,
+    *MOVE_BODIES,
+    ChatBody,
+    ReactionBody,
+    MuteBody,
+)
 
 
 def move_command(body: msgspec.Struct, seat: int) -> Command:

@@ -40,6 +40,7 @@ WHAT = {
     "tables_per_player": ("tables opened by you", None),
     "moves_per_player": ("moves from you", None),
     "chat_per_player": ("chat messages from you", None),
+    "reactions_per_player": ("reactions from you", None),
 }
 
 

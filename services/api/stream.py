@@ -1,8 +1,11 @@
-"""The event stream: each watcher's own view at once, then after every change.
+"""The event stream: each watcher's own view at once, then after every change, and the
+table's talk (chat lines and reactions) in log order among the views.
 
 One feed per table per process reads the log when the doorbell rings (or a short timer
 fires, in case a ring was lost) and hands each stable state to every watcher, who turns it
-into their own view. So a hundred browsers on one table cost one query per change.
+into their own view. So a hundred browsers on one table cost one query per change. A chat
+line or reaction is the same for everyone: the feed encodes it once and every watcher sends
+those bytes; it makes no new view.
 """
 
 from __future__ import annotations
@@ -10,7 +13,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
+from dataclasses import dataclass
 
 import msgspec
 from litestar import Controller, Request, get
@@ -21,9 +25,11 @@ from litestar.response import ServerSentEvent, ServerSentEventMessage
 from domain import view
 from domain.events import Event
 from domain.state import State
+from domain.talk import SAID
 from infra.doorbell import Doorbell
 from infra.players import Player
-from projections.replay import fold_records, stable_after, stable_states
+from projections.replay import fold_records, stable_after
+from projections.talk import ChatLine, Logged, Said, shown
 from services.api.auth import optional_player
 from services.api.bodies import table_code
 from services.api.contract import OPTIONAL, READ, problems
@@ -32,43 +38,68 @@ from services.use_cases import Tables
 
 KEEP_ALIVE = 15.0
 POLL = 5.0
-RECENT = 64  # stable states a feed keeps, so a stream resumed within them needs no fold
-BACKLOG = 32  # states a watcher may fall behind before it is resynced to the newest
+# Items (states and lines of talk) a feed keeps, so a stream resumed within them needs no fold.
+RECENT = 64
+BACKLOG = 32  # items a watcher may fall behind before it is resynced to the newest
+
+
+_encode = msgspec.json.Encoder().encode
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """A chat line or reaction as the stream sends it, encoded once for every watcher."""
+
+    seq: int
+    event: str  # "chat" or "reaction"
+    data: str
+
+    @classmethod
+    def of(cls, said: Said) -> Line:
+        return cls(
+            said.seq, "chat" if isinstance(said, ChatLine) else "reaction", _encode(said).decode()
+        )
+
+
+Item = State | Line  # what a watcher sends next: its view of a state, or a line of talk
 
 
 class Watcher:
-    """One open stream's place in a feed: the states it has yet to send, at most BACKLOG.
+    """One open stream's place in a feed: the items it has yet to send, at most BACKLOG.
 
     A watcher that falls that far behind (a stalled connection) is resynced: its backlog is
-    dropped for the newest state. Each view is the whole table, so it misses no fact, only
-    the steps between; and a slow reader can't make the server hold an ever longer queue.
+    dropped for the newest state. Each view is the whole table, so it misses no fact of the
+    game, only the steps between (and the talk between, which the log keeps); and a slow
+    reader can't make the server hold an ever longer queue.
     """
 
     def __init__(self) -> None:
-        self.queue: asyncio.Queue[State] = asyncio.Queue(BACKLOG)
+        self.queue: asyncio.Queue[Item] = asyncio.Queue(BACKLOG)
         self.resyncs = 0
 
-    def offer(self, state: State) -> None:
+    def offer(self, item: Item, newest: State | None = None) -> None:
+        """`newest`: the table after `item`, where that is not `item` itself."""
         try:
-            self.queue.put_nowait(state)
+            self.queue.put_nowait(item)
         except asyncio.QueueFull:
             while not self.queue.empty():
                 self.queue.get_nowait()
-            self.queue.put_nowait(state)
+            self.queue.put_nowait(item if newest is None else newest)
             self.resyncs += 1
 
 
 class Feed:
     """The log reader for one table, alive while someone watches it.
 
-    It keeps the last RECENT stable states, and each state's encoded view per seat once someone
-    asked for it: a hundred spectators of one table cost one view per change, not a hundred.
+    It keeps the last RECENT items (stable states and lines of talk), and each state's encoded
+    view per seat once someone asked for it: a hundred spectators of one table cost one view
+    per change, not a hundred.
     """
 
     def __init__(self, code: str, state: State) -> None:
         self.code = code
         self.state = state
-        self.recent: deque[State] = deque([state], maxlen=RECENT)
+        self.recent: deque[Item] = deque([state], maxlen=RECENT)
         self.watchers: set[Watcher] = set()
         self.task: asyncio.Task[None] | None = None
         self._views: dict[tuple[int, int | None], str] = {}
@@ -82,8 +113,7 @@ class Feed:
                     # `committed` may have moved the feed on while the read was under way.
                     records = [r for r in records if r.seq > self.state.seq]
                     # A batch always ends at a stable state, so the last one is the table now.
-                    for s in stable_states(records, self.state):
-                        self._advance(s)
+                    self._show(shown(records, self.state))
                     tables.remember(self.state)
                 rung = await wake.wait(poll)
                 # Rung for appends this process already handed over (`committed`): no read.
@@ -91,23 +121,25 @@ class Feed:
 
     def committed(self, after: State, events: list[Event]) -> None:
         """This process appended `events`, ending at `after`: show them without a read, if
-        they follow on from what the feed has (else the read after the ring catches up)."""
-        if after.seq - len(events) != self.state.seq:
+        they follow on from what the feed has (else the read after the ring catches up). Talk
+        is left to that read: a line is sent with the time the log gave it."""
+        if after.seq - len(events) != self.state.seq or any(isinstance(e, SAID) for e in events):
             return
-        for s in stable_after(events, self.state):
-            self._advance(s)
+        self._show((s, None) for s in stable_after(events, self.state))
 
-    def _advance(self, state: State) -> None:
-        self.recent.append(state)
-        oldest = self.recent[0].seq
-        for key in [k for k in self._views if k[0] < oldest]:
-            del self._views[key]
-        self.state = state
-        for watcher in self.watchers:
-            watcher.offer(state)
+    def _show(self, items: Iterable[tuple[State, Said | None]]) -> None:
+        for state, said in items:
+            item: Item = state if said is None else Line.of(said)
+            self.recent.append(item)
+            oldest = self.recent[0].seq
+            for key in [k for k in self._views if k[0] < oldest]:
+                del self._views[key]
+            self.state = state
+            for watcher in self.watchers:
+                watcher.offer(item, None if said is None else state)
 
-    def since(self, seq: int) -> list[State] | None:
-        """The stable states after `seq`, if this feed still holds them all."""
+    def since(self, seq: int) -> list[Item] | None:
+        """The items after `seq`, if this feed still holds them all."""
         if seq < self.recent[0].seq:
             return None
         return [s for s in self.recent if s.seq > seq]
@@ -164,16 +196,19 @@ class Feeds:
                 feed.task.cancel()
 
 
-async def _history(tables: Tables, code: str, after: int) -> list[State]:
-    """Every stable state after seq `after`, folded from the log: for a stream resumed from
-    further back than its table's feed remembers."""
-    records = await tables.store.read(code)
+async def _history(tables: Tables, code: str, after: int) -> list[Item]:
+    """Every stable state and line of talk after seq `after`, folded from the log: for a
+    stream resumed from further back than its table's feed remembers."""
+    records: list[Logged] = list(await tables.store.read(code))
     start = fold_records(records[:after])
-    return list(stable_states(records[after:], start))
+    return [s if said is None else Line.of(said) for s, said in shown(records[after:], start)]
 
 
-def _seat(state: State, player: Player | None) -> int | None:
-    return None if player is None else state.seat_of(player.id)
+def _message(feed: Feed, item: Item, player: Player | None) -> ServerSentEventMessage:
+    if isinstance(item, Line):
+        return ServerSentEventMessage(data=item.data, event=item.event, id=str(item.seq))
+    seat = None if player is None else item.seat_of(player.id)
+    return ServerSentEventMessage(data=feed.view_data(item, seat), event="view", id=str(item.seq))
 
 
 async def _events(
@@ -196,6 +231,7 @@ async def _watch(
         if last_id is not None and last_id > current.seq:
             # Seen through another process, perhaps, whose feed is ahead of ours.
             current = await services.tables.load(code)
+        sent: list[Item]
         if last_id is None or last_id > current.seq:
             sent = [current]  # a fresh stream, or an id from the future (a reset server, say)
         elif last_id == current.seq:
@@ -203,28 +239,24 @@ async def _watch(
         else:
             missed = feed.since(last_id) if current is feed.state else None
             sent = missed if missed is not None else await _history(services.tables, code, last_id)
-        for s in sent:
-            yield ServerSentEventMessage(
-                data=feed.view_data(s, _seat(s, player)), event="view", id=str(s.seq)
-            )
+        for item in sent:
+            yield _message(feed, item, player)
         seq = sent[-1].seq if sent else current.seq
         while True:
             try:
-                s = await asyncio.wait_for(watcher.queue.get(), services.feeds.keep_alive)
+                item = await asyncio.wait_for(watcher.queue.get(), services.feeds.keep_alive)
             except TimeoutError:
                 yield ServerSentEventMessage(comment="keep-alive")
                 continue
-            if s.seq > seq:
-                seq = s.seq
-                if player is not None and s.is_banned(player.id):
+            if item.seq > seq:
+                seq = item.seq
+                if player is not None and isinstance(item, State) and item.is_banned(player.id):
                     # Their last word from the table; the stream ends with it.
                     yield ServerSentEventMessage(
                         data='{"detail": "you were banned from this table"}', event="banned"
                     )
                     return
-                yield ServerSentEventMessage(
-                    data=feed.view_data(s, _seat(s, player)), event="view", id=str(s.seq)
-                )
+                yield _message(feed, item, player)
 
 
 class StreamController(Controller):
@@ -241,9 +273,11 @@ class StreamController(Controller):
     async def events(
         self, request: Request, code: FromPath[str], player: NamedDependency[Player | None]
     ) -> ServerSentEvent:
-        """`event: view` with `id: <seq>` at once and after every change; honours
-        Last-Event-ID (every state after it is sent); a comment every 15 s keeps it open.
-        A viewer banned meanwhile gets `event: banned` and the stream ends."""
+        """`event: view` with `id: <seq>` at once and after every change, and `event: chat`
+        or `event: reaction` for each line of talk (`seq`, `player`, `name`, `seat`, `text`
+        or `emoji`, `at`); honours Last-Event-ID (everything after it is sent, talk too); a
+        comment every 15 s keeps it open. A viewer banned meanwhile gets `event: banned` and
+        the stream ends."""
         code = table_code(code)
         # 404, or 403 for who may not watch, before the stream opens; a person back from
         # away is back from here.

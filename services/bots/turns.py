@@ -18,6 +18,7 @@ from domain.bots import choose
 from domain.errors import Refused
 from domain.events import Event
 from domain.state import State
+from domain.talk import beside_the_game
 from services.bots.pacing import bot_decisions, think_seconds
 from services.use_cases import Stale, Tables
 
@@ -32,7 +33,8 @@ class Scheduler:
     The send is a blocking client call (redis-py, pika), and the hook runs on the event loop
     under the table's lock, so it happens on a thread of its own: a slow broker delays bot
     turns, never a person's move or anyone's stream. One thread keeps sends in commit order
-    and lets a RabbitMQ client keep its one connection.
+    and lets a RabbitMQ client keep its one connection. Talk changes no decision, so a commit
+    of talk alone sends nothing: the turns pending were sent when the game last moved.
     """
 
     def __init__(self, send: Send, scale: float) -> None:
@@ -41,6 +43,8 @@ class Scheduler:
         self._sender = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bot-sends")
 
     async def __call__(self, state: State, events: list[Event]) -> None:
+        if beside_the_game(events):
+            return
         turns = [
             (state.code, d.key, think_seconds(state, d, self._scale)) for d in bot_decisions(state)
         ]

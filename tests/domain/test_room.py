@@ -90,6 +90,13 @@ def test_partners_are_chosen_by_the_host_before_the_start_among_those_seated():
     refused(plain(humans=True), cmd.ChoosePartner(player="p0", seat=1), Conflict)
 
 
+def test_who_may_not_watch_may_not_talk_either():
+    state, _ = run(waiting("p1"), cmd.BanPlayer(player="p0", banned="p1"))
+    refused(state, cmd.Say(player="p1", name="P1", text="let me back"), NotAllowed)
+    refused(state, cmd.React(player="p1", name="P1", emoji="🤔"), NotAllowed)
+    run(state, cmd.Say(player="watcher", name="W", text="hello"))
+
+
 def test_with_spectators_off_only_the_tables_players_may_watch():
     state, _ = run(
         State(),

@@ -9,6 +9,7 @@ view, some re-deal would move it.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from collections import Counter
@@ -27,6 +28,7 @@ from msgspec.structs import replace
 
 from domain import State, apply, deciding, fallback, fold, legal, view
 from domain import commands as cmd
+from domain import events as ev
 from domain.cards import CODES, cards_of, mask_of
 
 VIEWERS = (None, 0, 1, 2, 3)
@@ -75,6 +77,7 @@ def all_settings() -> list[dict]:
     ]
 
 
+@functools.cache
 def states_to_check() -> list[State]:
     """Every state of random whole games (each rule combination, people and bots), and every
     state of first hands dealt to a farmer."""
@@ -174,6 +177,32 @@ def test_no_view_depends_on_a_card_its_viewer_may_not_see():
     for phase in PHASES:
         assert phases[phase] >= 20, f"only {phases[phase]} states in phase {phase}"
     assert moved > 0.8 * checked, "the re-deals must actually move cards"
+
+
+def with_talk(state: State, k: int) -> State:
+    """`state` after some talk: a seat's line naming cards, a spectator's reaction, a mute."""
+    talk: list[ev.Event] = [
+        ev.ChatSaid(player=f"p{k % 4}", seat=k % 4, name="P", text="I hold JS, AH, 9C"),
+        ev.ReactionShown(player="kib", seat=None, name="Kib", emoji="🤔"),
+    ]
+    if k % 2:
+        talk.append(ev.PlayerMuted(player="kib", name="Kib"))
+    return fold(talk, state)
+
+
+def test_a_log_with_talk_leaks_no_card_either():
+    """§ What each seat sees, § Table talk: with chat, reactions and mutes folded in at any
+    moment, re-dealing every secret still leaves each view byte-identical, and each view is
+    the one without the talk but for its seq and who is muted."""
+    rng = random.Random(17)
+    states = states_to_check()[::5]
+    for k, state in enumerate(states):
+        talked = with_talk(state, k)
+        for viewer in VIEWERS:
+            seen = view(talked, viewer)
+            assert ENCODE(view(scramble(talked, viewer, rng), viewer)) == ENCODE(seen)
+            assert replace(seen, seq=0, muted=[]) == replace(view(state, viewer), seq=0)
+    assert len(states) >= 2000
 
 
 def test_the_scramble_would_catch_a_leak():

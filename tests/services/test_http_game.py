@@ -1,4 +1,5 @@
-"""Four people play a whole game to 10 through HTTP alone, and no view, stream or log leaks."""
+"""Four people play a whole game to 10 through HTTP alone, chatting as they go, and no view,
+stream or log leaks; no chat line makes a move stale."""
 
 from __future__ import annotations
 
@@ -90,6 +91,7 @@ def test_four_people_play_a_whole_game_to_ten_over_http(api, base_url):
 
     # A spectator's stream runs the whole game; every view it gets is checked afterwards.
     streamed: list[dict] = []
+    talk: list[dict] = []
     stop = threading.Event()
 
     def watch() -> None:
@@ -99,7 +101,9 @@ def test_four_people_play_a_whole_game_to_ten_over_http(api, base_url):
         ):
             assert response.headers["content-type"].startswith("text/event-stream")
             for event in sse_events(response):
-                if "data" in event:
+                if event.get("event") in ("chat", "reaction"):
+                    talk.append({"id": int(event["id"]), **json.loads(event["data"])})
+                elif "data" in event:
                     streamed.append({"id": int(event["id"]), **json.loads(event["data"])})
                     if streamed[-1]["status"] == "over" or stop.is_set():
                         return
@@ -127,6 +131,11 @@ def test_four_people_play_a_whole_game_to_ten_over_http(api, base_url):
             assert_log_keeps_secrets(api.log(code))
         seat = rng.choice(movers)
         body = choose(views[seat], rng) | {"seq": views[seat]["seq"]}
+        if moves % 30 == 0:  # talk between the view and the move it decides
+            speaker = people[(moves // 30) % 4]
+            said = speaker.request("POST", f"/api/tables/{code}/chat", json={"text": "nice one"})
+            shown = speaker.request("POST", f"/api/tables/{code}/reactions", json={"emoji": "👏"})
+            assert said.status_code == shown.status_code == 204
         after = people[seat].ok("POST", f"/api/tables/{code}/moves", json=body)
         assert after["seq"] > views[seat]["seq"]
         moves += 1
@@ -144,9 +153,15 @@ def test_four_people_play_a_whole_game_to_ten_over_http(api, base_url):
     for v in streamed:
         assert v["you"] is None and v["hand"] == []
         assert v["id"] == v["seq"]
+    assert not set(ids) & {t["id"] for t in talk}
 
     # After the game the whole log is public, and it replays to the same final score.
     log = api.log(code)
     assert [e["seq"] for e in log] == list(range(1, len(log) + 1))
+    logged = [e["seq"] for e in log if e["type"] in ("ChatSaid", "ReactionShown")]
+    assert len(logged) == 2 * ((moves - 1) // 30 + 1)
+    # The stream may have opened after the first line: it sends every one after its start.
+    assert [t["id"] for t in talk] == [seq for seq in logged if seq > ids[0]]
+    assert len(talk) >= len(logged) - 2
     assert log[0]["seed"] == final["seed"]
     assert log[-1]["type"] == "GameWon" and log[-1]["score"] == final["score"]

@@ -137,3 +137,24 @@ def test_the_default_limits_let_a_family_play(serve):
     api = serve(RateLimits())
     for n in range(12):
         assert sign_up(api, f"Guest {n}").status_code == 201
+
+
+def test_chat_and_reactions_are_limited_per_player_each_on_its_own(serve):
+    api = serve(limits(chat_per_player="3/minute", reactions_per_player="2/minute"))
+    ada, bo = api.player("Ada"), api.player("Bo")
+    code = ada.ok("POST", "/api/tables", json={})["code"]
+    chat = f"/api/tables/{code}/chat"
+    react = f"/api/tables/{code}/reactions"
+    for n in range(3):
+        assert ada.request("POST", chat, json={"text": f"line {n}"}).status_code == 204
+    before = len(api.log(code))
+    body = assert_limited(ada.request("POST", chat, json={"text": "one more"}))
+    assert "chat messages from you" in body["detail"]
+    assert len(api.log(code)) == before
+    for _ in range(2):  # reactions have their own count
+        assert ada.request("POST", react, json={"emoji": "👍"}).status_code == 204
+    assert (
+        "reactions from you"
+        in assert_limited(ada.request("POST", react, json={"emoji": "👍"}))["detail"]
+    )
+    assert bo.request("POST", chat, json={"text": "my turn"}).status_code == 204

@@ -7,6 +7,7 @@ import pytest
 
 from domain import commands as cmd
 from domain import events as ev
+from domain import legal
 from domain.codec import to_event
 from domain.errors import IllegalMove, NotAllowed
 from domain.state import State
@@ -149,3 +150,66 @@ async def test_a_process_behind_the_log_decides_again_on_what_is_there() -> None
     store.read = counted  # type: ignore[method-assign]
     await here.execute("ABCD", cmd.TakeSeat(player="di", name="Di", seat=3))
     assert reads == 0  # nobody else moved: decided on memory, checked by the append
+
+
+async def test_talk_schedules_no_bot_turn() -> None:
+    """The bot's turn was sent when the game moved; chat, reactions and mutes send nothing."""
+    sent: list[tuple[str, str, float]] = []
+    scheduler = Scheduler(lambda code, key, delay: sent.append((code, key, delay)), scale=0)
+    tables = Tables(MemoryEventStore(), on_commit=scheduler)
+    await open_table(tables)
+    await tables.execute("ABCD", cmd.LeaveSeat(player="ann", seat=0))
+    await tables.execute("ABCD", cmd.StartGame(player="ann"))
+    scheduler.close()  # sends what is queued
+    assert len(sent) == 1
+    scheduler = Scheduler(lambda code, key, delay: sent.append((code, key, delay)), scale=0)
+    tables = Tables(tables.store, on_commit=scheduler)
+    await tables.execute("ABCD", cmd.Say(player="ann", name="Ann", text="good luck, bots"))
+    await tables.execute("ABCD", cmd.React(player="kib", name="Kib", emoji="🔥"))
+    await tables.execute("ABCD", cmd.Mute(player="ann", target="kib", name="Kib"))
+    scheduler.close()
+    assert len(sent) == 1
+
+
+async def test_a_pinned_seq_survives_talk_another_process_appended_meanwhile() -> None:
+    """Another process's chat takes the seq this one expected to append at: the move is
+    decided again and taken, not refused as stale; one decided before a move still is."""
+    store = MemoryEventStore()
+    here, there = Tables(store), Tables(store)
+    await open_table(here)
+    await here.execute("ABCD", cmd.LeaveSeat(player="ann", seat=0))
+    state = await here.execute("ABCD", cmd.StartGame(player="ann"))
+    assert state.turn is not None
+    await there.execute("ABCD", cmd.Say(player="kib", name="Kib", text="who leads?"))
+    await there.execute("ABCD", cmd.React(player="kib", name="Kib", emoji="😮"))
+
+    move = legal(state, state.turn)[0]
+    after = await here.execute("ABCD", move, expected_seq=state.seq)
+    assert after.moves == state.moves + 1 and after.seq > state.seq + 2
+    await there.execute("ABCD", cmd.Say(player="kib", name="Kib", text="nice"))
+    assert after.turn is not None
+    with pytest.raises(Stale):
+        await here.execute("ABCD", legal(after, after.turn)[0], expected_seq=state.seq)
+
+
+async def test_a_move_read_afresh_survives_a_chat_that_lands_before_its_append() -> None:
+    """The table is read, the move decided, and before it is appended someone's chat takes
+    its seq: the move is decided again on the new log and taken."""
+    store = MemoryEventStore()
+    setup = Tables(store)
+    await open_table(setup)
+    await setup.execute("ABCD", cmd.LeaveSeat(player="ann", seat=0))
+    state = await setup.execute("ABCD", cmd.StartGame(player="ann"))
+    assert state.turn is not None
+    append = store.append
+    chatted: list[int] = []
+
+    async def chat_first(stream, expected_seq, new, command_id=None):
+        if not chatted:
+            chatted.append(expected_seq)
+            await Tables(store).execute("ABCD", cmd.Say(player="kib", name="Kib", text="hm"))
+        return await append(stream, expected_seq, new, command_id=command_id)
+
+    store.append = chat_first  # type: ignore[method-assign]
+    after = await Tables(store).execute("ABCD", legal(state, state.turn)[0], expected_seq=state.seq)
+    assert chatted == [state.seq] and after.moves == state.moves + 1

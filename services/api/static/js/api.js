@@ -58,4 +58,8 @@ export const api = {
   partner: (code, seat) => call('POST', `${t(code)}/partners`, { seat }),
   move: (code, move) => call('POST', `${t(code)}/moves`, move),
   eventsUrl: (code) => `${t(code)}/events`,
+  chat: (code, text) => call('POST', `${t(code)}/chat`, { text }),
+  react: (code, emoji) => call('POST', `${t(code)}/reactions`, { emoji }),
+  mute: (code, player) => call('POST', `${t(code)}/mutes`, { player }),
+  unmute: (code, player) => call('DELETE', `${t(code)}/mutes/${encodeURIComponent(player)}`),
 };

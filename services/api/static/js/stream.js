@@ -1,4 +1,5 @@
-// The table's event stream: the caller's view at once and after every change.
+// The table's event stream: the caller's view at once and after every change, and the
+// table's talk (`chat` and `reaction` events) as it is said.
 //
 // EventSource reconnects by itself and resumes with Last-Event-ID, so nothing is missed while
 // it can. When the browser gives up (the server refused or went away), a fresh stream is
@@ -6,7 +7,7 @@
 
 import { api } from './api.js';
 
-export function watch(code, { onView, onLink, onBanned }) {
+export function watch(code, { onView, onLink, onTalk, onBanned }) {
   let source = null;
   let stopped = false;
   let timer = null;
@@ -28,6 +29,13 @@ export function watch(code, { onView, onLink, onBanned }) {
       source.close();
       onBanned?.();
     });
+    for (const kind of ['chat', 'reaction']) {
+      source.addEventListener(kind, (event) => {
+        let line;
+        try { line = JSON.parse(event.data); } catch { return; }
+        onTalk?.(kind, line);
+      });
+    }
     source.addEventListener('open', () => onLink('live'));
     source.addEventListener('error', () => {
       if (stopped) return;

@@ -7,6 +7,7 @@ import { forget } from './me.js';
 import { bar, tableLink } from './nav.js';
 import { Room } from './room.js';
 import { watch } from './stream.js';
+import { Talk } from './talk.js';
 
 export function mountTablePage(root, code) {
   root.dataset.view = 'loading';
@@ -24,9 +25,10 @@ export function mountTablePage(root, code) {
       ctx.say(ok ? 'Link copied: send it to whoever you want at the table.' : `The link is ${tableLink(code)}`, 'info');
     },
   }, 'Copy link');
-  const header = bar(h('span.table-code', {}, 'Table ', h('strong', { 'data-code': code }, code)), copyButton, linkEl);
+  const talk = new Talk({ code, act: (call) => ctx.act(call) });
+  const header = bar(h('span.table-code', {}, 'Table ', h('strong', { 'data-code': code }, code)), copyButton, talk.toggle, linkEl);
   const body = h('div.page');
-  fill(root, header, body);
+  fill(root, header, body, talk.el);
 
   const setLink = (state) => {
     const words = { live: 'Live', reconnecting: 'Reconnecting…', lost: 'Offline: retrying…', connecting: 'Connecting…' };
@@ -58,7 +60,7 @@ export function mountTablePage(root, code) {
     say: (text, tone) => screen?.status.say(text, tone),
     error: (err) => screen?.status.error(err),
     /** After signing in the stream must be reopened: it knows who we are from the cookie. */
-    restream() { stop?.(); stop = watch(code, { onView: accept, onLink: setLink, onBanned: banned }); },
+    restream() { stop?.(); stop = watch(code, streamed); },
   };
 
   function accept(next) {
@@ -75,6 +77,7 @@ export function mountTablePage(root, code) {
       root.dataset.view = kind;
     }
     screen.update(view);
+    talk.update(view);
   }
 
   function shut(title, words) {
@@ -87,11 +90,12 @@ export function mountTablePage(root, code) {
   }
   const banned = () => shut('You’ve been banned from this room.', 'The host asked you to leave: you can’t sit or watch here again.');
 
+  const streamed = { onView: accept, onLink: setLink, onTalk: (kind, line) => talk.add(kind, line), onBanned: banned };
   api.table(code).then(accept, (err) => {
     if (gone) return;
     shut(err.status === 404 ? `There is no table ${code}` : 'That table can’t be shown', err.message);
   });
-  stop = watch(code, { onView: accept, onLink: setLink, onBanned: banned });
+  stop = watch(code, streamed);
 
   return () => {
     gone = true;

@@ -1,0 +1,109 @@
+"""Table talk: chat lines, reactions, and the host's mutes (the rules are domain/talk.py).
+
+Anyone signed in who may watch a table may talk at it, seated or not. A line or a reaction
+answers 204: it reaches everyone, the sender too, on the table's stream, with the seq and time
+the log gave it. Mutes answer with the host's view, which lists who is muted.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from litestar import Controller, Request, delete, post
+from litestar.di import NamedDependency, Provide
+from litestar.params import FromPath, JSONBody, Parameter
+
+from domain import View
+from domain import commands as cmd
+from infra.players import Player
+from services.api.auth import current_player
+from services.api.bodies import ChatBody, MuteBody, ReactionBody, table_code
+from services.api.contract import SIGNED_IN, WRITE, problems
+from services.api.limits import limited
+from services.api.problems import Problem
+from services.api.room import present, seat_view
+from services.api.tables import Code
+from services.use_cases import Tables
+
+PlayerId = Annotated[str, Parameter(max_length=64, description="the muted player's id")]
+
+
+def _tables(request: Request) -> Tables:
+    return request.app.state.services.tables
+
+
+class TalkController(Controller):
+    path = "/api/tables"
+    tags = ["tables"]
+    dependencies = {"player": Provide(current_player)}
+
+    @post(
+        "/{code:str}/chat",
+        status_code=204,
+        responses=problems(*WRITE, 429),
+        security=SIGNED_IN,
+        guards=[limited("chat_per_player")],
+    )
+    async def chat(
+        self,
+        request: Request,
+        code: FromPath[Code],
+        player: NamedDependency[Player],
+        data: JSONBody[ChatBody],
+    ) -> None:
+        """Say a line at the table, as plain text; a muted player is refused with 403."""
+        command = cmd.Say(player=player.id, name=player.name, text=data.text)
+        await present(request, table_code(code), player)
+        await _tables(request).execute(table_code(code), command)
+
+    @post(
+        "/{code:str}/reactions",
+        status_code=204,
+        responses=problems(*WRITE, 429),
+        security=SIGNED_IN,
+        guards=[limited("reactions_per_player")],
+    )
+    async def react(
+        self,
+        request: Request,
+        code: FromPath[Code],
+        player: NamedDependency[Player],
+        data: JSONBody[ReactionBody],
+    ) -> None:
+        """Show a reaction, one of the fixed set; a muted player is refused with 403."""
+        command = cmd.React(player=player.id, name=player.name, emoji=data.emoji)
+        await present(request, table_code(code), player)
+        await _tables(request).execute(table_code(code), command)
+
+    @post("/{code:str}/mutes", status_code=200, responses=problems(*WRITE), security=SIGNED_IN)
+    async def mute(
+        self,
+        request: Request,
+        code: FromPath[Code],
+        player: NamedDependency[Player],
+        data: JSONBody[MuteBody],
+    ) -> View:
+        """Host only: `player` may no longer chat or react at this table."""
+        code = table_code(code)
+        target = await request.app.state.services.players.get(data.player)
+        if target is None:
+            raise Problem(404, f"there is no player {data.player}", field="player")
+        command = cmd.Mute(player=player.id, target=target.id, name=target.name)
+        return seat_view(await _tables(request).execute(code, command), player)
+
+    @delete(
+        "/{code:str}/mutes/{target:str}",
+        status_code=200,
+        responses=problems(*WRITE),
+        security=SIGNED_IN,
+    )
+    async def unmute(
+        self,
+        request: Request,
+        code: FromPath[Code],
+        target: FromPath[PlayerId],
+        player: NamedDependency[Player],
+    ) -> View:
+        """Host only: the muted player may chat and react again."""
+        command = cmd.Unmute(player=player.id, target=target)
+        return seat_view(await _tables(request).execute(table_code(code), command), player)
