@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import logging
 import time
+import uuid
 from collections import Counter
 from collections.abc import AsyncIterator, Iterable
 
@@ -39,6 +40,9 @@ class Presence:
         self.grace = grace
         self._written: dict[tuple[str, str], float] = {}
         self._open: Counter[tuple[str, str]] = Counter()
+        # Every open stream here, by table: its watcher's id (a player's, or one made up for
+        # someone not signed in) and name, for the tables' lists of who watches.
+        self._streams: dict[str, dict[str, tuple[str, str | None]]] = {}
 
     def key(self, code: str, player: str) -> str:
         return f"{self._namespace}:{code}:{player}"
@@ -57,33 +61,80 @@ class Presence:
             log.warning("could not record that %s is at %s: %s", player, code, error)
 
     @contextlib.asynccontextmanager
-    async def watching(self, code: str, player: str) -> AsyncIterator[None]:
-        """Present for as long as this stream is open, and the grace after it closes."""
-        await self.seen(code, player)
-        self._open[code, player] += 1
+    async def watching(
+        self, code: str, player: str | None, name: str | None = None
+    ) -> AsyncIterator[None]:
+        """Present for as long as this stream is open, and the grace after it closes; listed
+        among the table's watchers while it is open (by name if signed in)."""
+        stream = uuid.uuid4().hex
+        watcher = player or f"anon:{stream}"
+        self._streams.setdefault(code, {})[stream] = (watcher, name)
+        if player is not None:
+            await self.seen(code, player)
+            self._open[code, player] += 1
+        await self._list(code, [(watcher, name)])
         try:
             yield
         finally:
-            self._open[code, player] -= 1
-            if not self._open[code, player]:
-                del self._open[code, player]
-            self._written.pop((code, player), None)
-            await self.seen(code, player)  # the grace runs from the stream's end
+            streams = self._streams[code]
+            del streams[stream]
+            if not streams:
+                del self._streams[code]
+            still = any(w == watcher for w, _ in streams.values())
+            with contextlib.suppress(redis.exceptions.RedisError):
+                if not still:
+                    await self._redis.hdel(self._watchers(code), watcher)
+            if player is not None:
+                self._open[code, player] -= 1
+                if not self._open[code, player]:
+                    del self._open[code, player]
+                self._written.pop((code, player), None)
+                await self.seen(code, player)  # the grace runs from the stream's end
+
+    def _watchers(self, code: str) -> str:
+        return f"{self._namespace}:watchers:{code}"
+
+    async def _list(self, code: str, watchers: list[tuple[str, str | None]]) -> None:
+        try:
+            await self._redis.hset(self._watchers(code), mapping=self._listing(watchers))
+            await self._redis.expire(self._watchers(code), self._ttl * 2)
+        except redis.exceptions.RedisError as error:
+            log.warning("could not list a watcher of %s: %s", code, error)
+
+    def _listing(self, watchers: Iterable[tuple[str, str | None]]) -> dict[str, str]:
+        """Each watcher's entry: listed until the grace runs out, unless a beat renews it."""
+        until = time.time() + self.grace
+        return {w: f"{until:.0f}\t{name or ''}" for w, name in watchers}
+
+    async def watchers(self, code: str) -> list[tuple[str, str | None]]:
+        """Who has a stream open on table `code`, in any process: (id, name or None)."""
+        found = await self._redis.hgetall(self._watchers(code))
+        now = time.time()
+        out = []
+        for watcher, value in found.items():
+            until, _, name = value.decode().partition("\t")
+            if float(until) > now:
+                out.append((watcher.decode(), name or None))
+        return sorted(out, key=lambda w: (w[1] is None, w[1] or "", w[0]))
 
     @property
     def _ttl(self) -> int:
         return max(1, round(self.grace))
 
     async def beat(self) -> None:
-        """Write everyone with a stream open here, in one round trip."""
+        """Write everyone with a stream open here, and the tables' lists of who watches, in
+        one round trip."""
         now = time.monotonic()
         self._written = {p: t for p, t in self._written.items() if now - t < self.grace}
-        if not self._open:
+        if not self._open and not self._streams:
             return
         async with self._redis.pipeline(transaction=False) as pipe:
             for code, player in self._open:
                 pipe.set(self.key(code, player), b"1", ex=self._ttl)
                 self._written[code, player] = now
+            for code, streams in self._streams.items():
+                pipe.hset(self._watchers(code), mapping=self._listing(streams.values()))
+                pipe.expire(self._watchers(code), self._ttl * 2)
             await pipe.execute()
 
     async def run(self) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Annotated
 
 import msgspec
-from litestar import Controller, Request, post
+from litestar import Controller, Request, get, post
 from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath, JSONBody, Parameter
 
@@ -17,13 +17,21 @@ from domain.errors import Conflict
 from domain.room import may_watch
 from domain.state import State
 from infra.players import Player
-from services.api.auth import current_player
+from services.api.auth import current_player, optional_player
 from services.api.bodies import table_code
-from services.api.contract import SIGNED_IN, WRITE, problems
+from services.api.contract import OPTIONAL, READ, SIGNED_IN, WRITE, problems
 from services.use_cases import Tables
 
 Code = Annotated[str, Parameter(description="the table's code, 4-32 of A-Z, 0-9 and dashes")]
 PlayerId = Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
+
+
+class Spectators(msgspec.Struct):
+    count: int
+    names: Annotated[
+        list[str] | None,
+        msgspec.Meta(description="for the host: the signed-in spectators' names; else null"),
+    ]
 
 
 class Ban(msgspec.Struct, forbid_unknown_fields=True):
@@ -73,6 +81,27 @@ class RoomController(Controller):
     path = "/api/tables"
     tags = ["room"]
     dependencies = {"player": Provide(current_player)}
+
+    @get(
+        "/{code:str}/spectators",
+        dependencies={"player": Provide(optional_player)},
+        security=OPTIONAL,
+        responses=problems(*READ),
+    )
+    async def spectators(
+        self, request: Request, code: FromPath[Code], player: NamedDependency[Player | None]
+    ) -> Spectators:
+        """Who watches without a seat, on every API process: how many, and for the host,
+        the names of those signed in."""
+        code = table_code(code)
+        state = await _tables(request).load(code)
+        may_watch(state, None if player is None else player.id)
+        presence = request.app.state.services.presence
+        watching = [] if presence is None else await presence.watchers(code)
+        outside = [(w, name) for w, name in watching if state.seat_of(w) is None]
+        host = player is not None and player.id == state.host
+        names = [name for _, name in outside if name is not None] if host else None
+        return Spectators(count=len(outside), names=names)
 
     @post("/{code:str}/lock", status_code=200, responses=problems(*WRITE), security=SIGNED_IN)
     async def lock(

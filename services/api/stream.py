@@ -216,8 +216,9 @@ async def _events(
 ) -> AsyncIterator[ServerSentEventMessage]:
     services = request.app.state.services
     async with contextlib.AsyncExitStack() as stack:
-        if player is not None and services.presence is not None:
-            await stack.enter_async_context(services.presence.watching(code, player.id))
+        if services.presence is not None:
+            who = (None, None) if player is None else (player.id, player.name)
+            await stack.enter_async_context(services.presence.watching(code, *who))
         async for message in _watch(request, code, player, last_id):
             yield message
 

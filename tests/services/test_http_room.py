@@ -201,3 +201,34 @@ def test_nobody_is_marked_away_while_present(api, database_url, redis_url):
     people[0].ok("POST", "/api/tables/HERE/start")
     asyncio.run(_sweep(database_url, redis_url))
     assert not any(s["away"] for s in people[0].ok("GET", "/api/tables/HERE")["seats"])
+
+
+def test_the_host_sees_who_watches_and_everyone_else_how_many(api, base_url):
+    ada, bo, wat = api.player("Ada"), api.player("Bo"), api.player("Wat")
+    ada.ok("POST", "/api/tables", json={"code": "SEEN"})
+    bo.ok("POST", "/api/tables/SEEN/seats/1")
+
+    def spectators(who=None) -> dict:
+        response = (who.request if who else api.http.request)("GET", "/api/tables/SEEN/spectators")
+        assert response.status_code == 200, response.text
+        return response.json()
+
+    assert spectators(ada) == {"count": 0, "names": []}
+    with (
+        httpx.Client(base_url=base_url, timeout=30) as http,
+        http.stream("GET", "/api/tables/SEEN/events", headers=wat.headers) as one,
+        http.stream("GET", "/api/tables/SEEN/events") as anonymous,
+        http.stream("GET", "/api/tables/SEEN/events", headers=bo.headers) as seated,
+    ):
+        # Held, not dropped: a parser let go closes its stream.
+        parsers = [sse_events(stream) for stream in (one, anonymous, seated)]
+        for events in parsers:
+            next(e for e in events if "event" in e)
+        assert spectators(ada) == {"count": 2, "names": ["Wat"]}
+        assert spectators(bo) == {"count": 2, "names": None}
+        assert spectators() == {"count": 2, "names": None}
+        one.close()
+        deadline = time.monotonic() + 10
+        while spectators(ada)["count"] != 1 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert spectators(ada) == {"count": 1, "names": []}

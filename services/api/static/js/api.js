@@ -52,6 +52,7 @@ export const api = {
   bot: (code, seat, level) => call('PUT', `${t(code)}/seats/${seat}/bot`, { level }),
   settings: (code, changes) => call('PATCH', `${t(code)}/settings`, changes),
   start: (code) => call('POST', `${t(code)}/start`),
+  spectators: (code) => call('GET', `${t(code)}/spectators`),
   lock: (code) => call('POST', `${t(code)}/lock`),
   unlock: (code) => call('POST', `${t(code)}/unlock`),
   ban: (code, player) => call('POST', `${t(code)}/bans`, { player }),

@@ -26,7 +26,20 @@ export function mountTablePage(root, code) {
     },
   }, 'Copy link');
   const talk = new Talk({ code, act: (call) => ctx.act(call) });
-  const header = bar(h('span.table-code', {}, 'Table ', h('strong', { 'data-code': code }, code)), copyButton, talk.toggle, linkEl);
+  // Who watches without a seat: how many for everyone, and their names for the host.
+  const watchingEl = h('span.watching-count', { 'aria-live': 'polite' });
+  let watchTimer = null;
+  const countWatchers = async () => {
+    try {
+      const { count, names } = await api.spectators(code);
+      watchingEl.textContent = count ? `${count} watching` : '';
+      watchingEl.title = names?.length ? names.join(', ') : '';
+    } catch {
+      return; // the table's own page says what went wrong; asking again won't help
+    }
+    if (!gone) watchTimer = setTimeout(countWatchers, 10000);
+  };
+  const header = bar(h('span.table-code', {}, 'Table ', h('strong', { 'data-code': code }, code)), copyButton, talk.toggle, watchingEl, linkEl);
   const body = h('div.page');
   fill(root, header, body, talk.el);
 
@@ -69,6 +82,10 @@ export function mountTablePage(root, code) {
     if (view && next.seq === view.seq && next.you === view.you) return;
     if (view && next.seq === view.seq && next.you === null) return;
     view = next;
+    if (watchTimer === null) { // once the table shows itself to us
+      watchTimer = 0;
+      countWatchers();
+    }
     const kind = view.status === 'waiting' ? 'room' : 'game';
     if (!screen || screen.kind !== kind) {
       screen?.destroy();
@@ -99,6 +116,7 @@ export function mountTablePage(root, code) {
 
   return () => {
     gone = true;
+    clearTimeout(watchTimer);
     stop?.();
     screen?.destroy();
   };
