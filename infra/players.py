@@ -33,7 +33,9 @@ from sqlalchemy import (
     func,
     insert,
     select,
+    update,
 )
+from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -49,6 +51,7 @@ players = Table(
     Column("password_hash", Text),
     Column("name_key", Text),
     Column("created_at", DateTime(timezone=True), server_default=func.now()),
+    Column("house_rules", JSONB),  # a registered host's last, for their next table
 )
 tokens = Table(
     "tokens",
@@ -218,6 +221,21 @@ class Players:
         async with self._engine.connect() as conn:
             row = (await conn.execute(select(players).where(players.c.id == player_id))).first()
         return None if row is None else Player(row.id, row.name, row.login is not None)
+
+    async def house_rules(self, player_id: str) -> dict[str, str] | None:
+        """The house rules this registered player last hosted with, if any."""
+        query = select(players.c.house_rules).where(players.c.id == player_id)
+        async with self._engine.connect() as conn:
+            return await conn.scalar(query)
+
+    async def keep_house_rules(self, player_id: str, rules: dict[str, str]) -> None:
+        """Remember a registered host's house rules; a guest's are not kept."""
+        async with self._engine.begin() as conn:
+            await conn.execute(
+                update(players)
+                .where(players.c.id == player_id, players.c.login.is_not(None))
+                .values(house_rules=rules)
+            )
 
     @staticmethod
     async def _issue(conn, player_id: str) -> str:

@@ -151,6 +151,13 @@ class PlayerInfo(msgspec.Struct):
     registered: bool
 
 
+class Me(PlayerInfo):
+    house_rules: Annotated[
+        dict[str, str] | None,
+        msgspec.Meta(description="a registered player's last table's house rules, for the next"),
+    ] = None
+
+
 class Waiting(msgspec.Struct):
     tables: list[LobbyRow]
     next: Annotated[

@@ -10,7 +10,7 @@ from infra.names import BadName
 from infra.players import BadLogin, NameTaken, Player
 from services.api import auth
 from services.api.auth import current_player, token_cookie
-from services.api.bodies import Login, NewPlayer, PlayerInfo, SignedIn
+from services.api.bodies import Login, Me, NewPlayer, PlayerInfo, SignedIn
 from services.api.contract import ALWAYS, SIGNED_IN, problems
 from services.api.limits import limited
 from services.api.problems import Problem
@@ -86,10 +86,14 @@ class PlayersController(Controller):
         security=SIGNED_IN,
         responses=problems(*ALWAYS, 401),
     )
-    async def me(self, player: NamedDependency[Player]) -> PlayerInfo:
+    async def me(self, request: Request, player: NamedDependency[Player]) -> Me:
         """Who the token (or the browser's cookie) belongs to: a page can't read its HttpOnly
-        cookie, so this is how it learns whether it is still signed in, and as whom."""
-        return PlayerInfo(id=player.id, name=player.name, registered=player.registered)
+        cookie, so this is how it learns whether it is still signed in, and as whom; and, for
+        a registered player, the house rules their last table had, to open the next with."""
+        rules = None
+        if player.registered:
+            rules = await request.app.state.services.players.house_rules(player.id)
+        return Me(player.id, player.name, player.registered, house_rules=rules)
 
     @get("/players/{player_id:str}", responses=problems(*ALWAYS, 404))
     async def show(self, request: Request, player_id: FromPath[str]) -> PlayerInfo:

@@ -44,6 +44,13 @@ def _tables(request: Request) -> Tables:
     return request.app.state.services.tables
 
 
+async def _keep_house_rules(request: Request, player: Player, state: State) -> None:
+    """A registered host's house rules pre-fill the next table they open."""
+    if player.registered:
+        rules = msgspec.structs.asdict(state.settings)
+        await request.app.state.services.players.keep_house_rules(player.id, rules)
+
+
 Code = Annotated[str, Parameter(description="the table's code, 4-32 of A-Z, 0-9 and dashes")]
 SeatNo = Annotated[int, Parameter(ge=0, le=3, description="a seat, 0-3 clockwise")]
 IdempotencyKey = Annotated[
@@ -92,6 +99,7 @@ class TablesController(Controller):
             )
             try:
                 state = await tables.execute(code, command)
+                await _keep_house_rules(request, player, state)
             except Conflict:  # the only conflict in opening: the code is in use
                 if data.code is None and i + 1 < len(codes):
                     continue
@@ -194,7 +202,9 @@ class TablesController(Controller):
     ) -> View:
         """Host only, before the start: change the house rules named; the rest stay."""
         command = cmd.ChangeSettings(player=player.id, settings=data.chosen())
-        return seat_view(await _tables(request).execute(table_code(code), command), player)
+        state = await _tables(request).execute(table_code(code), command)
+        await _keep_house_rules(request, player, state)
+        return seat_view(state, player)
 
     @post("/{code:str}/start", status_code=200, responses=problems(*WRITE), security=SIGNED_IN)
     async def start(

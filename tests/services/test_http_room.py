@@ -232,3 +232,25 @@ def test_the_host_sees_who_watches_and_everyone_else_how_many(api, base_url):
         while spectators(ada)["count"] != 1 and time.monotonic() < deadline:
             time.sleep(0.05)
         assert spectators(ada) == {"count": 1, "names": []}
+
+
+def test_a_registered_hosts_house_rules_pre_fill_their_next_table(api):
+    made = api.http.post("/api/players", json={"name": "Grace", "password": "hopper-1906"})
+    assert made.status_code == 201, made.text
+    grace = {"Authorization": f"Bearer {made.json()['token']}"}
+    guest = api.player("Guest")
+
+    def me(headers) -> dict:
+        api.http.cookies.clear()
+        return api.http.get("/api/players/me", headers=headers).json()
+
+    assert me(grace)["house_rules"] is None
+    api.http.post(
+        "/api/tables", json={"code": "FIRST", "settings": {"farmers": "on"}}, headers=grace
+    )
+    assert me(grace)["house_rules"]["farmers"] == "on"
+    api.http.patch("/api/tables/FIRST/settings", json={"canadian": "on"}, headers=grace)
+    kept = me(grace)["house_rules"]
+    assert (kept["farmers"], kept["canadian"], kept["stick_dealer"]) == ("on", "on", "on")
+    guest.ok("POST", "/api/tables", json={"code": "GUESTS", "settings": {"farmers": "on"}})
+    assert me(guest.headers)["house_rules"] is None  # a guest's aren't kept

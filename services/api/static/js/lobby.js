@@ -150,6 +150,19 @@ export function mountLobby(root) {
       whoEl,
       h('div.lobby-grid', {}, openForm, joinForm)));
   drawWho();
+  // A registered host's last house rules are where the next table starts from.
+  if (me()) {
+    api.whoAmI().then((who) => {
+      if (gone || !who.house_rules) return;
+      for (const r of HOUSE_RULES) {
+        const value = who.house_rules[r.key];
+        const input = openForm.querySelector(`input[data-rule=${r.key}][value=${value}]`);
+        if (!input) continue;
+        rules[r.key] = value;
+        input.checked = true;
+      }
+    }).catch(() => {});
+  }
   fill(listEl, h('p.empty', {}, 'Looking for tables…'));
   refresh();
   return () => { gone = true; clearTimeout(timer); };
