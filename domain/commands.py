@@ -77,6 +77,22 @@ class BanPlayer(Command, frozen=True, tag="ban"):
     banned: str
 
 
+class HoldSeats(Command, frozen=True, tag="hold"):
+    """Right after opening a table to play again: keep each seat for the person named."""
+
+    player: str
+    players: list[str | None]
+
+
+class GiveHeldSeats(Command, frozen=True, tag="release"):
+    """The service, once the invited have had their minute: bots take the seats still kept."""
+
+
+class OfferRematch(Command, frozen=True, tag="again"):
+    player: str
+    code: str
+
+
 class ChoosePartner(Command, frozen=True, tag="partners"):
     """The host's partner becomes whoever sits in `seat`."""
 

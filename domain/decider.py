@@ -11,7 +11,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain import away, bidding, dealing, defend, discard, farmer, room, talk, tricks
+from domain import (
+    away,
+    bidding,
+    dealing,
+    defend,
+    discard,
+    farmer,
+    rematch,
+    room,
+    talk,
+    tricks,
+)
 from domain import commands as cmd
 from domain import events as ev
 from domain.errors import Conflict, IllegalMove, NotYourTurn
@@ -31,7 +42,13 @@ PHASES: dict[Phase, PhaseRules] = {
     "deal": dealing.DEALING,
 }
 # Commands about the table and its people rather than a hand: each rule module's own.
-_TABLE_COMMANDS = {**TABLE_COMMANDS, **away.COMMANDS, **room.COMMANDS, **talk.COMMANDS}
+_TABLE_COMMANDS = {
+    **TABLE_COMMANDS,
+    **away.COMMANDS,
+    **room.COMMANDS,
+    **rematch.COMMANDS,
+    **talk.COMMANDS,
+}
 _NONE = PhaseRules()
 _TAGS = {kind: tag for tag, kind in cmd.MOVE_TYPES.items()}
 # Moves that only make sense between hands: anywhere else "the hand isn't over yet".

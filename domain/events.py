@@ -110,6 +110,19 @@ class SeatsSwapped(Event, frozen=True):
     seats: list[int]
 
 
+class SeatsHeld(Event, frozen=True):
+    """A table opened to play again: each seat of the old game's people kept for them (their
+    player id by seat, None where nobody is kept), until they sit or a bot is given it."""
+
+    players: list[str | None]
+
+
+class RematchOffered(Event, frozen=True):
+    """At game over the host opened table `code` to play again: everyone here is invited."""
+
+    code: str
+
+
 class SettingsChanged(Event, frozen=True):
     settings: HouseRules
 
@@ -259,6 +272,8 @@ AnyEvent = (
     | TableUnlocked
     | PlayerBanned
     | SeatsSwapped
+    | SeatsHeld
+    | RematchOffered
     | GameStarted
     | HandDealt
     | FarmerSwapped

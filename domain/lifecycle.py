@@ -15,6 +15,7 @@ from domain.errors import Conflict, IllegalMove, NotAllowed
 from domain.events import LEVELS
 from domain.house_rules import house_rules_from
 from domain.phases import Evolve
+from domain.rematch import kept_for, unheld
 from domain.shuffle import first_dealer, seed_hash
 from domain.state import Seat, State, seats_with
 
@@ -65,6 +66,7 @@ def take_seat(s: State, c: cmd.TakeSeat) -> list[ev.Event]:
         raise NotAllowed("the table is locked: nobody new may sit down")
     if s.status == "over":
         raise Conflict("the game is over")
+    kept_for(s, c.seat, c.player)
     if s.status == "playing":
         if seat.player == c.player and seat.away:
             return [
@@ -148,7 +150,8 @@ def _taken(s: State, e: ev.SeatTaken) -> State:
     however they went."""
     if s.status == "waiting":
         seat = Seat(player=e.player, name=e.name, registered=e.registered)
-        return replace(s, seq=s.seq + 1, seats=seats_with(s, e.seat, seat))
+        seats = seats_with(s, e.seat, seat)
+        return replace(s, seq=s.seq + 1, seats=seats, held=unheld(s, e.seat))
     back = replace(s.seats[e.seat], name=e.name, registered=e.registered, away=False, left=False)
     return uncovered(s, e.seat, back)
 
@@ -161,7 +164,8 @@ def _left(s: State, e: ev.SeatLeft) -> State:
 
 
 def _bot_seated(s: State, e: ev.BotSeated) -> State:
-    return replace(s, seq=s.seq + 1, seats=seats_with(s, e.seat, Seat(bot=e.level)))
+    seats = seats_with(s, e.seat, Seat(bot=e.level))
+    return replace(s, seq=s.seq + 1, seats=seats, held=unheld(s, e.seat))
 
 
 def _bot_removed(s: State, e: ev.BotRemoved) -> State:
@@ -173,7 +177,14 @@ def _rules_changed(s: State, e: ev.SettingsChanged) -> State:
 
 
 def _started(s: State, e: ev.GameStarted) -> State:
-    return replace(s, seq=s.seq + 1, status="playing", first_dealer=e.first_dealer, phase="deal")
+    return replace(
+        s,
+        seq=s.seq + 1,
+        status="playing",
+        first_dealer=e.first_dealer,
+        phase="deal",
+        held=(None, None, None, None),
+    )
 
 
 EVOLVE: Evolve = {

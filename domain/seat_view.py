@@ -78,6 +78,8 @@ class View(msgspec.Struct, frozen=True):
     bots: Level
     locked: bool
     banned: list[Banned]
+    held: list[str | None]  # seats kept for the last game's people, by player id
+    again: str | None  # the table the host opened to play again, once the game is over
     score: list[int]
     hand_no: int
     deal_no: int
@@ -149,6 +151,8 @@ def view(s: State, seat: int | None) -> View:
         bots=s.bots,
         locked=s.locked,
         banned=[Banned(player, name) for player, name in s.banned],
+        held=list(s.held),
+        again=s.again,
         score=list(s.score),
         hand_no=s.hand_no,
         deal_no=s.deal_no,

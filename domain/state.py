@@ -95,6 +95,8 @@ class State(msgspec.Struct, frozen=True, gc=False):
     seed_hash: str = ""
     locked: bool = False
     banned: tuple[tuple[str, str | None], ...] = ()  # (player, name) in the order banned
+    held: tuple[str | None, ...] = (None, None, None, None)  # seats kept to play again
+    again: str | None = None  # the table the host opened to play again
     status: Status = "waiting"
     first_dealer: int = 0
     score: tuple[int, int] = (0, 0)

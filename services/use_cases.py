@@ -86,16 +86,16 @@ class Tables:
     async def execute(
         self,
         code: str,
-        command: Command | Callable[[State], Command | Sequence[Command]],
+        command: Command | Sequence[Command] | Callable[[State], Command | Sequence[Command]],
         expected_seq: int | None = None,
         command_id: str | None = None,
     ) -> State:
         """Decide `command` on the table and append its events; the state after them.
 
-        `command` may be a function of the state, for commands that depend on it (the seat a
-        player sits in), and it may give several, decided one after another and appended
-        together (a person back from away, and their move). Refusals from the rules propagate
-        unchanged; nothing is appended.
+        `command` may be several, decided one after another and appended together (a table
+        opened with its bots), or a function of the state giving one or several, for commands
+        that depend on it (the seat a player sits in; a person back from away, and their move).
+        Refusals from the rules propagate unchanged; nothing is appended.
         """
         lock = self._locks.setdefault(code, asyncio.Lock())
         async with lock:
@@ -133,10 +133,11 @@ class Tables:
     def _decide(
         code: str,
         state: State,
-        command: Command | Callable[[State], Command | Sequence[Command]],
+        command: Command | Sequence[Command] | Callable[[State], Command | Sequence[Command]],
         expected_seq: int | None,
     ) -> tuple[list[Event], State]:
-        if not state.seq and not isinstance(command, OpenTable):
+        first = command[0] if isinstance(command, Sequence) else command
+        if not state.seq and not isinstance(first, OpenTable):
             raise NoSuchTable(code)
         chosen = command(state) if callable(command) else command
         if expected_seq is not None and not game_seq(state) <= expected_seq <= state.seq:

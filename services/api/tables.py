@@ -215,6 +215,49 @@ class TablesController(Controller):
         return seat_view(await _tables(request).execute(table_code(code), command), player)
 
     @post(
+        "/{code:str}/again",
+        status_code=201,
+        responses=problems(*WRITE, 429),
+        security=SIGNED_IN,
+        guards=[limited("tables_per_address", "tables_per_player")],
+    )
+    async def again(
+        self, request: Request, code: FromPath[Code], player: NamedDependency[Player]
+    ) -> View:
+        """Host only, at game over: a new table with the same house rules and bots, the host
+        in their seat, every other person's seat kept for them for a minute and an invitation
+        in their view of this table; the host's view of the new one."""
+        code = table_code(code)
+        tables = _tables(request)
+        fresh = "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
+        old = await tables.execute(code, cmd.OfferRematch(player=player.id, code=fresh))
+        mine = old.seat_of(player.id)
+        seat = 0 if mine is None else mine
+        opening: list[cmd.Command] = [
+            cmd.OpenTable(
+                code=fresh,
+                host=player.id,
+                name=player.name,
+                registered=player.registered,
+                seed=secrets.token_hex(32),
+                seat=seat,
+                settings=msgspec.structs.asdict(old.settings),
+                bots=old.bots,
+            )
+        ]
+        kept: list[str | None] = [None] * 4
+        for n, was in enumerate(old.seats):
+            if n == seat:
+                continue
+            if was.player is not None and not old.is_banned(was.player):
+                kept[n] = was.player
+            elif was.bot is not None:
+                opening.append(cmd.SeatBot(player=player.id, seat=n, level=was.bot))
+        if any(kept):
+            opening.append(cmd.HoldSeats(player=player.id, players=kept))
+        return seat_view(await tables.execute(fresh, opening), player)
+
+    @post(
         "/{code:str}/moves",
         status_code=200,
         responses=problems(*WRITE, 429),

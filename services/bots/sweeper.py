@@ -20,6 +20,7 @@ from domain import commands as cmd
 from domain import deciding
 from domain.away import TURN_LIMIT_SECONDS, turn_limit
 from domain.errors import Refused
+from domain.rematch import HOLD_SECONDS
 from domain.state import State
 from infra.activity import Activity
 from infra.presence import Presence
@@ -89,6 +90,7 @@ class Sweeper:
                 sent += 1
         self._resent = {k: t for k, t in self._resent.items() if now - t < 10 * self._grace}
         await self._timed_out()
+        await self._release_held()
         if self._presence is not None and now - self._presence_checked >= PRESENCE_EVERY:
             self._presence_checked = now
             await self._gone(self._presence)
@@ -105,6 +107,18 @@ class Sweeper:
             for d in deciding(state):
                 if _person_here(state, d.seat):
                     await self._mark_away(state, d.seat, "timeout")
+
+    async def _release_held(self) -> None:
+        """Seats kept to play again go to bots once the table has waited a minute."""
+        for code, _ in await self._activity.quiet_since(HOLD_SECONDS):
+            state = await self._load(code)
+            if state is None or state.status != "waiting" or not any(state.held):
+                continue
+            try:
+                await self._tables.execute(code, cmd.GiveHeldSeats(), expected_seq=state.seq)
+            except Refused:
+                continue  # someone sat down meanwhile: the next sweep looks again
+            log.info("the seats kept at %s went to bots", code)
 
     async def _gone(self, presence: Presence) -> None:
         """Everyone seated at a game with no stream open and no request for the grace period

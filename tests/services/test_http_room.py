@@ -254,3 +254,56 @@ def test_a_registered_hosts_house_rules_pre_fill_their_next_table(api):
     assert (kept["farmers"], kept["canadian"], kept["stick_dealer"]) == ("on", "on", "on")
     guest.ok("POST", "/api/tables", json={"code": "GUESTS", "settings": {"farmers": "on"}})
     assert me(guest.headers)["house_rules"] is None  # a guest's aren't kept
+
+
+async def _play_out(database_url: str, code: str, people: list) -> None:
+    """A game at table `code` played to its end in this process, its people the first seats
+    (the host first), bots the rest: every decision the rules' fallback."""
+    from domain import commands as cmd
+    from domain import deciding, fallback
+
+    store = await EventStore.open(database_url, size=2)
+    tables = Tables(store)
+    try:
+        host = people[0]
+        opened = cmd.OpenTable(code=code, host=host.id, name=host.name, seed="5a" * 32)
+        await tables.execute(code, opened)
+        for n, p in enumerate(people[1:], start=1):
+            await tables.execute(code, cmd.TakeSeat(player=p.id, name=p.name, seat=n))
+        state = await tables.execute(code, cmd.StartGame(player=host.id))
+        while state.status == "playing":
+            d = deciding(state)[0]
+            state = await tables.execute(code, fallback(state, d.seat))
+    finally:
+        await store.close()
+
+
+def test_play_again_keeps_each_persons_seat_and_gives_the_rest_to_bots(
+    api, database_url, redis_url, monkeypatch
+):
+    ada, bo, cy = api.player("Ada"), api.player("Bo"), api.player("Cy")
+    asyncio.run(_play_out(database_url, "DONE", [ada, bo]))
+    assert "only the host" in problem(bo.request("POST", "/api/tables/DONE/again"), 403)
+
+    made = ada.request("POST", "/api/tables/DONE/again")
+    assert made.status_code == 201, made.text
+    fresh = made.json()
+    assert fresh["you"] == 0 and fresh["status"] == "waiting"
+    assert fresh["held"] == [None, bo.id, None, None]
+    assert [s["bot"] for s in fresh["seats"]] == [None, None, "medium", "medium"]
+    invited = bo.ok("GET", "/api/tables/DONE")
+    assert invited["again"] == fresh["code"]
+    assert "kept" in problem(cy.request("POST", f"/api/tables/{fresh['code']}/seats/1"), 409)
+    assert bo.ok("POST", f"/api/tables/{fresh['code']}/seats/1")["you"] == 1
+    assert "open already" in problem(ada.request("POST", "/api/tables/DONE/again"), 409)
+
+
+def test_seats_kept_too_long_go_to_bots(api, database_url, redis_url, monkeypatch):
+    ada, bo = api.player("Ada"), api.player("Bo")
+    asyncio.run(_play_out(database_url, "LATE", [ada, bo]))
+    fresh = ada.ok("POST", "/api/tables/LATE/again")["code"]
+    monkeypatch.setattr(sweeping, "HOLD_SECONDS", 0.2)
+    time.sleep(0.5)
+    asyncio.run(_sweep(database_url, redis_url))
+    after = ada.ok("GET", f"/api/tables/{fresh}")
+    assert after["held"] == [None, None, None, None] and after["seats"][1]["bot"] == "medium"

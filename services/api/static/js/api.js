@@ -53,6 +53,7 @@ export const api = {
   settings: (code, changes) => call('PATCH', `${t(code)}/settings`, changes),
   start: (code) => call('POST', `${t(code)}/start`),
   spectators: (code) => call('GET', `${t(code)}/spectators`),
+  again: (code) => call('POST', `${t(code)}/again`),
   lock: (code) => call('POST', `${t(code)}/lock`),
   unlock: (code) => call('POST', `${t(code)}/unlock`),
   ban: (code, player) => call('POST', `${t(code)}/bans`, { player }),

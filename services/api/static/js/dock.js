@@ -99,7 +99,8 @@ export function drawMoves(game, v, host) {
       slots = [button('Result', 'R', () => game.openSheet(), { 'data-move': 'result' })];
       if (can.ready) slots.push(button('Next hand', 'N', () => game.send({ type: 'ready' }), { class: 'primary', 'data-move': 'ready' }));
       if (can.deal && !can.ready) slots.push(button('Start without waiting', 'W', () => game.send({ type: 'deal' }), { 'data-move': 'deal', disabled: game.pending || game.dealHeld() }));
-      if (v.status === 'over' && host) slots.push(button('Play again', 'N', () => game.playAgain(), { class: 'primary', 'data-move': 'again' }));
+      if (v.status === 'over' && host && !v.again) slots.push(button('Play again', 'N', () => game.playAgain(), { class: 'primary', 'data-move': 'again' }));
+      if (v.status === 'over' && !host && v.again && v.you !== null) slots.push(button('Join the new table', 'N', () => game.joinAgain(), { class: 'primary', 'data-move': 'join-again' }));
     }
   } else if (v.you !== null && v.seats[v.you].away && v.status === 'playing') {
     const words = v.seats[v.you].left ? 'Sit back down' : 'I’m back';

@@ -126,7 +126,7 @@ export class Game {
       if (this.parts.changed(`plate${seat}`, plateKey(v, seat))) drawPlate(this.plates[seat], v, seat);
     }
     if (this.parts.changed('rail', railKey(v))) drawRail(this.railEl, v);
-    if (this.parts.changed('moves', v.can, v.phase, v.status, v.up, v.you, v.dealer, this.alone, this.pending, this.selected.size, this.sheetOpen, host, v.seats[v.you ?? 0].away)) {
+    if (this.parts.changed('moves', v.can, v.phase, v.status, v.up, v.you, v.dealer, this.alone, this.pending, this.selected.size, this.sheetOpen, host, v.seats[v.you ?? 0].away, v.again)) {
       keepFocus(this.movesEl, () => drawMoves(this, v, host));
     }
     const dealt = this.lastDealt !== v.deal_no && ['farmer', 'bid1'].includes(v.phase) && v.bids.length === 0;
@@ -186,22 +186,32 @@ export class Game {
     if (this.pending) return;
     this.pending = true;
     this.draw();
-    const v = this.v;
-    const others = [0, 1, 2, 3].filter((n) => n !== v.you);
-    const bots = others.filter((n) => v.seats[n].bot && !v.seats[n].player);
     try {
       this.status.say('Opening a new table…');
-      const fresh = await api.open({ settings: v.settings, bots: v.bots, seat: v.you ?? 0 });
-      for (const n of bots) await api.bot(fresh.code, n, v.seats[n].bot);
-      if (bots.length === 3) await api.start(fresh.code);
+      // The server keeps everyone's seat for them and invites them; the bots come along.
+      const fresh = await api.again(this.v.code);
+      // Against bots alone there is nobody to wait for.
+      if (fresh.seats.every((s, n) => n === fresh.you || s.bot)) await api.start(fresh.code);
       go(`/t/${fresh.code}`);
     } catch (err) {
       this.status.error(err);
     } finally {
       this.pending = false;
-      if (!this.gone) this.draw();
+      this.draw();
     }
   }
+
+  /** The host opened the next table: take the seat kept there for us. */
+  async joinAgain() {
+    const v = this.v;
+    try {
+      await api.sit(v.again, v.you);
+      go(`/t/${v.again}`);
+    } catch (err) {
+      this.status.error(err);
+    }
+  }
+
 
   // ---- the result sheet
 
@@ -257,6 +267,7 @@ export class Game {
         dealNow: () => this.send({ type: 'deal' }),
         close: () => this.closeSheet(),
         playAgain: () => this.playAgain(),
+        joinAgain: () => this.joinAgain(),
       },
     }));
   }

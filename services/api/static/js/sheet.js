@@ -7,7 +7,7 @@ import { nameOf, ourTeam, teamMembers, teamName, teamOf } from './seats.js';
 import { outcomeWords, pointsWords, shareText } from './words.js';
 
 export function sheetKey(v, host) {
-  return [v.status, v.phase, v.hand_no, v.hands.length, v.can, v.ready, v.seats.map((s) => [s.name, s.bot, s.away]), v.you, host];
+  return [v.status, v.phase, v.hand_no, v.hands.length, v.can, v.ready, v.seats.map((s) => [s.name, s.bot, s.away]), v.you, host, v.again];
 }
 
 function handsTable(v) {
@@ -60,7 +60,9 @@ export function drawSheet(el, v, { host, act, dealHeld = false, pending = false 
         h('pre.share-text', {}, share.split('\n')[0].replace(/\s*\u{1F3C6}/u, ''))),
       h('details.all-hands', {}, h('summary', {}, `Every hand (${v.hands.length})`), handsTable(v)),
       h('footer', {},
-        host ? keyButton('Play again', 'N', { class: 'primary big', name: 'again', onclick: act.playAgain, disabled: pending }) : h('p.hint', {}, 'The host can open a new table with the same rules.'),
+        host ? keyButton('Play again', 'N', { class: 'primary big', name: 'again', onclick: act.playAgain, disabled: pending || !!v.again })
+          : v.again && v.you !== null ? keyButton('Join the new table', 'N', { class: 'primary big', name: 'join-again', onclick: act.joinAgain })
+            : h('p.hint', {}, 'The host can open a new table with the same rules: you’ll be invited.'),
         h('a.button', { href: '#/' }, 'Lobby'),
         keyButton('See the table', 'Esc', { class: 'ghost', onclick: act.close })));
     return;
