@@ -98,3 +98,52 @@ def test_a_tab_closed_mid_hand_is_covered_and_its_person_plays_on_coming_back(br
     page.wait_for_function(
         "seq => document.querySelector('main.game').dataset.seq !== seq", arg=before
     )
+
+
+# A quick decision for a person, made through their page's own fetch (their cookie, their
+# origin): the first option the view offers. It plays a game out in seconds.
+QUICK_MOVE = """async (code) => {
+  const v = await (await fetch(`/api/tables/${code}`)).json();
+  const can = v.can || {};
+  let body = null;
+  if (can.play) body = { type: 'play', card: can.play.cards[0] };
+  else if (can.discard) body = { type: 'discard', card: can.discard.cards[0] };
+  else if (can.pass) body = { type: 'pass' };
+  else if (can.call) body = { type: 'call', suit: can.call.suits[0], alone: false };
+  else if (can.order) body = { type: 'order', alone: !!can.order.must_alone };
+  else if (can.farmer) body = { type: 'farmer', cards: [] };
+  else if (can.defend) body = { type: 'defend', alone: false };
+  else if (can.ready) body = { type: 'ready' };
+  if (body) {
+    await fetch(`/api/tables/${code}/moves`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify(body),
+    });
+  }
+  return v.status;
+}"""
+
+
+def test_play_again_seats_everyone_again(browser, server):
+    ada, bo, _ = host_and_guest(browser, server, seat=2)
+    code = ada.page.locator(".table-code strong").inner_text()
+    ada.page.click("button[name=start]")
+    expect(bo.page.locator("#app")).to_have_attribute("data-view", "game")
+    for _ in range(3000):
+        statuses = {person.page.evaluate(QUICK_MOVE, code) for person in (ada, bo)}
+        if statuses == {"over"}:
+            break
+    assert statuses == {"over"}
+
+    # The host plays again; Bo is invited and takes his seat at the new table.
+    ada.page.locator(".sheet button[name=again]").click()
+    expect(ada.page.locator("#app")).to_have_attribute("data-view", "room")
+    fresh = ada.page.locator(".table-code strong").inner_text()
+    assert fresh != code
+    bo.page.locator(".sheet button[name=join-again]").click()
+    expect(bo.page.locator("#app")).to_have_attribute("data-view", "room")
+    expect(bo.page.locator(".seat-card[data-seat='2']")).to_have_attribute("data-state", "me")
+    expect(ada.page.locator(".seat-card[data-seat='2'] .occupant")).to_have_text("Bo")
+    ada.assert_no_errors()
+    bo.assert_no_errors()
