@@ -40,6 +40,11 @@ from services.use_cases import Tables
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 
 
+def _fresh_code() -> str:
+    """A code nobody chose: six of 32 letters and digits that can't be misread."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
+
+
 def _tables(request: Request) -> Tables:
     return request.app.state.services.tables
 
@@ -82,9 +87,7 @@ class TablesController(Controller):
         """Open a table; the caller is its host and sits in `seat`."""
         tables = _tables(request)
         codes = (
-            [table_code(data.code)]
-            if data.code is not None
-            else ["".join(secrets.choice(CODE_ALPHABET) for _ in range(6)) for _ in range(5)]
+            [table_code(data.code)] if data.code is not None else [_fresh_code() for _ in range(5)]
         )
         for i, code in enumerate(codes):
             command = cmd.OpenTable(
@@ -229,7 +232,7 @@ class TablesController(Controller):
         in their view of this table; the host's view of the new one."""
         code = table_code(code)
         tables = _tables(request)
-        fresh = "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
+        fresh = _fresh_code()
         old = await tables.execute(code, cmd.OfferRematch(player=player.id, code=fresh))
         mine = old.seat_of(player.id)
         seat = 0 if mine is None else mine
