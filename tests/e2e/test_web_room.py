@@ -147,3 +147,18 @@ def test_play_again_seats_everyone_again(browser, server):
     expect(ada.page.locator(".seat-card[data-seat='2'] .occupant")).to_have_text("Bo")
     ada.assert_no_errors()
     bo.assert_no_errors()
+
+
+def test_the_host_bans_during_the_game_from_the_host_menu(browser, server):
+    ada, bo, _ = host_and_guest(browser, server, seat=2)
+    ada.page.click("button[name=start]")
+    expect(bo.page.locator("#app")).to_have_attribute("data-view", "game")
+    ada.page.on("dialog", lambda dialog: dialog.accept())
+    ada.page.click(".host-menu summary")
+    ada.page.click(".host-menu [name=menu-lock]")
+    expect(ada.page.locator(".host-menu [name=menu-lock]")).to_have_text("Unlock the room")
+    ada.page.click(".host-menu [data-ban='2']")
+    expect(ada.page.locator(".plate[data-seat='2'] .tag.away")).to_have_text("Left")
+    expect(bo.page.locator("main.missing h1")).to_have_text("You’ve been banned from this room.")
+    expect(bo.page.locator(".host-menu")).to_be_hidden()
+    ada.assert_no_errors()

@@ -7,6 +7,7 @@ import { forget } from './me.js';
 import { bar, tableLink } from './nav.js';
 import { Room } from './room.js';
 import { watch } from './stream.js';
+import { HostMenu } from './hostmenu.js';
 import { Talk } from './talk.js';
 
 export function mountTablePage(root, code) {
@@ -39,7 +40,8 @@ export function mountTablePage(root, code) {
     }
     if (!gone) watchTimer = setTimeout(countWatchers, 10000);
   };
-  const header = bar(h('span.table-code', {}, 'Table ', h('strong', { 'data-code': code }, code)), copyButton, talk.toggle, watchingEl, linkEl);
+  const hostMenu = new HostMenu({ act: (call) => ctx.act(call) });
+  const header = bar(h('span.table-code', {}, 'Table ', h('strong', { 'data-code': code }, code)), copyButton, talk.toggle, hostMenu.el, watchingEl, linkEl);
   const body = h('div.page');
   fill(root, header, body, talk.el);
 
@@ -95,6 +97,7 @@ export function mountTablePage(root, code) {
     }
     screen.update(view);
     talk.update(view);
+    hostMenu.update(view);
   }
 
   function shut(title, words) {
