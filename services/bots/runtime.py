@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from concurrent.futures import Future
 
 import dramatiq
 import redis.asyncio as aioredis
@@ -86,7 +85,7 @@ class BotRuntime:
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="bots", daemon=True)
         self._worker: dramatiq.Worker | None = None
-        self._sweeper: Future | None = None
+        self._sweeper: asyncio.Task | None = None
         self.tables: Tables | None = None
 
     def _on_loop(self, coro, timeout: float | None = TURN_TIMEOUT):
@@ -127,18 +126,26 @@ class BotRuntime:
             sweeper = Sweeper(
                 self.activity, self.tables, self.send, self.scale, presence=self._presence, **kw
             )
-            self._sweeper = asyncio.run_coroutine_threadsafe(
-                sweeper.run(self.database_url), self._loop
-            )
+            self._sweeper = self._on_loop(self._begin(sweeper.run(self.database_url)))
         return self
+
+    @staticmethod
+    async def _begin(work) -> asyncio.Task:
+        return asyncio.create_task(work)
+
+    @staticmethod
+    async def _end(task: asyncio.Task) -> None:
+        """Cancel `task` and wait till it has let go of its connections, before they close."""
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
 
     def stop(self) -> None:
         if self._worker is not None:
             self._worker.stop(timeout=10_000)
         self.scheduler.close()  # before the loop stops: its turns go out on the broker first
-        if self._sweeper is not None:
-            self._sweeper.cancel()
         if self._thread.is_alive():
+            if self._sweeper is not None:
+                self._on_loop(self._end(self._sweeper), timeout=10)
             self._on_loop(self._store.close(), timeout=10)
             if self._presence is not None:
                 self._on_loop(self._presence.close(), timeout=10)
