@@ -125,6 +125,22 @@ async def _sweep(database_url: str, redis_url: str) -> None:
         await engine.dispose()
 
 
+def _sweep_until(database_url: str, redis_url: str, done, seconds: float = 15) -> None:
+    """Sweeps, as the worker makes one every 2 s, until `done()`: a sweep reads the activity
+    read model, which may lag while a transaction anywhere on the server holds the log back."""
+    deadline = time.monotonic() + seconds
+    while True:
+        asyncio.run(_sweep(database_url, redis_url))
+        if done():
+            return
+        assert time.monotonic() < deadline, "the sweeps never got there"
+        time.sleep(0.3)
+
+
+def _last(api, code: str) -> dict:
+    return api.log(code)[-1]
+
+
 def _forget(database_url: str, redis_url: str, code: str, player: str) -> None:
     """What the grace running out does to a person's presence."""
     client = redis.Redis.from_url(redis_url)
@@ -146,7 +162,7 @@ def test_a_person_gone_is_covered_and_opening_the_table_brings_them_back(
     gone = people[_turn(state)]
     _forget(database_url, redis_url, "GONE", gone.id)
 
-    asyncio.run(_sweep(database_url, redis_url))
+    _sweep_until(database_url, redis_url, lambda: _last(api, "GONE")["type"] == "PlayerWentAway")
 
     seat = people[0].ok("GET", "/api/tables/GONE")["seats"][_turn(state)]
     assert seat["away"] and seat["bot"] == "medium" and not seat["left"]
@@ -164,7 +180,7 @@ def test_a_move_brings_a_covered_person_back_and_a_leaver_must_sit_down(
     view = people[0].ok("GET", "/api/tables/BACK")
     mover = people[_turn(view)]
     _forget(database_url, redis_url, "BACK", mover.id)
-    asyncio.run(_sweep(database_url, redis_url))
+    _sweep_until(database_url, redis_url, lambda: _last(api, "BACK")["type"] == "PlayerWentAway")
     seq = mover.ok("GET", "/api/tables/BACK")["seq"]  # back already, by looking
     assert [e["type"] for e in api.log("BACK")][-1] == "PlayerCameBack"
 
@@ -186,7 +202,7 @@ def test_a_person_past_the_turn_limit_is_covered_and_their_move_brings_them_back
     monkeypatch.setattr(sweeping, "turn_limit", lambda state: 0.2)
     time.sleep(0.5)
 
-    asyncio.run(_sweep(database_url, redis_url))
+    _sweep_until(database_url, redis_url, lambda: _last(api, "TIMEOUT")["type"] == "PlayerWentAway")
 
     log = api.log("TIMEOUT")
     assert (log[-1]["type"], log[-1]["reason"]) == ("PlayerWentAway", "timeout")
@@ -306,6 +322,6 @@ def test_seats_kept_too_long_go_to_bots(api, database_url, redis_url, monkeypatc
     fresh = ada.ok("POST", "/api/tables/LATE/again")["code"]
     monkeypatch.setattr(sweeping, "HOLD_SECONDS", 0.2)
     time.sleep(0.5)
-    asyncio.run(_sweep(database_url, redis_url))
+    _sweep_until(database_url, redis_url, lambda: _last(api, fresh)["type"] == "BotSeated")
     after = ada.ok("GET", f"/api/tables/{fresh}")
     assert after["held"] == [None, None, None, None] and after["seats"][1]["bot"] == "medium"
