@@ -9,6 +9,7 @@ import re
 from typing import Annotated, Literal
 
 import msgspec
+from litestar.params import Parameter
 
 from domain.commands import MOVE_TYPES, Command
 from domain.events import Emoji, Level
@@ -83,6 +84,10 @@ class ChatBody(msgspec.Struct, forbid_unknown_fields=True):
 
 class ReactionBody(msgspec.Struct, forbid_unknown_fields=True):
     emoji: Emoji
+
+
+# A table code in a path; `table_code` checks and upper-cases it.
+Code = Annotated[str, Parameter(description="the table's code, 4-32 of A-Z, 0-9 and dashes")]
 
 
 class MuteBody(msgspec.Struct, forbid_unknown_fields=True):

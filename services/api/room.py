@@ -9,7 +9,7 @@ from typing import Annotated
 import msgspec
 from litestar import Controller, Request, get, post
 from litestar.di import NamedDependency, Provide
-from litestar.params import FromPath, JSONBody, Parameter
+from litestar.params import FromPath, JSONBody
 
 from domain import View, view
 from domain import commands as cmd
@@ -18,11 +18,10 @@ from domain.room import may_watch
 from domain.state import State
 from infra.players import Player
 from services.api.auth import current_player, optional_player
-from services.api.bodies import table_code
+from services.api.bodies import Code, table_code
 from services.api.contract import OPTIONAL, READ, SIGNED_IN, WRITE, problems
 from services.use_cases import Tables
 
-Code = Annotated[str, Parameter(description="the table's code, 4-32 of A-Z, 0-9 and dashes")]
 PlayerId = Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
 
 
@@ -42,7 +41,7 @@ class Partner(msgspec.Struct, forbid_unknown_fields=True):
     seat: Annotated[int, msgspec.Meta(ge=0, le=3)]
 
 
-def _tables(request: Request) -> Tables:
+def tables_of(request: Request) -> Tables:
     return request.app.state.services.tables
 
 
@@ -55,7 +54,7 @@ async def present(request: Request, code: str, player: Player | None) -> None:
 async def arrive(request: Request, code: str, player: Player | None) -> State:
     """The table as `player` opens it: refused if they may not watch it; otherwise they are
     present, and if a bot covered their seat while they were gone, it is theirs again."""
-    tables = _tables(request)
+    tables = tables_of(request)
     state = await tables.load(code)
     may_watch(state, None if player is None else player.id)
     await present(request, code, player)
@@ -94,7 +93,7 @@ class RoomController(Controller):
         """Who watches without a seat, on every API process: how many, and for the host,
         the names of those signed in."""
         code = table_code(code)
-        state = await _tables(request).load(code)
+        state = await tables_of(request).load(code)
         may_watch(state, None if player is None else player.id)
         presence = request.app.state.services.presence
         watching = [] if presence is None else await presence.watchers(code)
@@ -109,7 +108,7 @@ class RoomController(Controller):
     ) -> View:
         """Host only: nobody new may sit down; people with a seat may still come back."""
         command = cmd.LockTable(player=player.id)
-        return seat_view(await _tables(request).execute(table_code(code), command), player)
+        return seat_view(await tables_of(request).execute(table_code(code), command), player)
 
     @post("/{code:str}/unlock", status_code=200, responses=problems(*WRITE), security=SIGNED_IN)
     async def unlock(
@@ -117,7 +116,7 @@ class RoomController(Controller):
     ) -> View:
         """Host only: anyone may sit down again."""
         command = cmd.UnlockTable(player=player.id)
-        return seat_view(await _tables(request).execute(table_code(code), command), player)
+        return seat_view(await tables_of(request).execute(table_code(code), command), player)
 
     @post("/{code:str}/bans", status_code=200, responses=problems(*WRITE), security=SIGNED_IN)
     async def ban(
@@ -129,7 +128,7 @@ class RoomController(Controller):
     ) -> View:
         """Host only: `player` loses any seat to a bot and may neither sit nor watch again."""
         command = cmd.BanPlayer(player=player.id, banned=data.player)
-        return seat_view(await _tables(request).execute(table_code(code), command), player)
+        return seat_view(await tables_of(request).execute(table_code(code), command), player)
 
     @post("/{code:str}/partners", status_code=200, responses=problems(*WRITE), security=SIGNED_IN)
     async def partners(
@@ -142,4 +141,4 @@ class RoomController(Controller):
         """Host only, before the start: whoever sits in `seat` becomes the host's partner,
         changing places with whoever sits across from the host."""
         command = cmd.ChoosePartner(player=player.id, seat=data.seat)
-        return seat_view(await _tables(request).execute(table_code(code), command), player)
+        return seat_view(await tables_of(request).execute(table_code(code), command), player)

@@ -23,6 +23,7 @@ from projections.log import public_line
 from services.api.auth import current_player, optional_player
 from services.api.bodies import (
     BotLevel,
+    Code,
     HouseRules,
     MoveBody,
     NewTable,
@@ -34,8 +35,7 @@ from services.api.contract import OPTIONAL, READ, SIGNED_IN, WRITE, problems
 from services.api.idempotency import HEADER, fingerprint, once
 from services.api.limits import limited
 from services.api.problems import Problem
-from services.api.room import arrive, present, seat_view
-from services.use_cases import Tables
+from services.api.room import arrive, present, seat_view, tables_of
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 
@@ -45,10 +45,6 @@ def _fresh_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
 
 
-def _tables(request: Request) -> Tables:
-    return request.app.state.services.tables
-
-
 async def _keep_house_rules(request: Request, player: Player, state: State) -> None:
     """A registered host's house rules pre-fill the next table they open."""
     if player.registered:
@@ -56,7 +52,6 @@ async def _keep_house_rules(request: Request, player: Player, state: State) -> N
         await request.app.state.services.players.keep_house_rules(player.id, rules)
 
 
-Code = Annotated[str, Parameter(description="the table's code, 4-32 of A-Z, 0-9 and dashes")]
 SeatNo = Annotated[int, Parameter(ge=0, le=3, description="a seat, 0-3 clockwise")]
 IdempotencyKey = Annotated[
     str | None,
@@ -85,7 +80,7 @@ class TablesController(Controller):
         self, request: Request, player: NamedDependency[Player], data: JSONBody[NewTable]
     ) -> View:
         """Open a table; the caller is its host and sits in `seat`."""
-        tables = _tables(request)
+        tables = tables_of(request)
         codes = (
             [table_code(data.code)] if data.code is not None else [_fresh_code() for _ in range(5)]
         )
@@ -164,7 +159,7 @@ class TablesController(Controller):
             player=player.id, name=player.name, seat=seat, registered=player.registered
         )
         await present(request, table_code(code), player)
-        return seat_view(await _tables(request).execute(table_code(code), command), player)
+        return seat_view(await tables_of(request).execute(table_code(code), command), player)
 
     @delete(
         "/{code:str}/seats/{seat:int}",
@@ -180,7 +175,7 @@ class TablesController(Controller):
         player: NamedDependency[Player],
     ) -> View:
         command = cmd.LeaveSeat(player=player.id, seat=seat)
-        return seat_view(await _tables(request).execute(table_code(code), command), player)
+        return seat_view(await tables_of(request).execute(table_code(code), command), player)
 
     @put("/{code:str}/seats/{seat:int}/bot", responses=problems(*WRITE), security=SIGNED_IN)
     async def bot(
@@ -193,7 +188,7 @@ class TablesController(Controller):
     ) -> View:
         """Host only: a bot of `level` takes the seat."""
         command = cmd.SeatBot(player=player.id, seat=seat, level=data.level)
-        return seat_view(await _tables(request).execute(table_code(code), command), player)
+        return seat_view(await tables_of(request).execute(table_code(code), command), player)
 
     @patch("/{code:str}/settings", responses=problems(*WRITE), security=SIGNED_IN)
     async def settings(
@@ -205,7 +200,7 @@ class TablesController(Controller):
     ) -> View:
         """Host only, before the start: change the house rules named; the rest stay."""
         command = cmd.ChangeSettings(player=player.id, settings=data.chosen())
-        state = await _tables(request).execute(table_code(code), command)
+        state = await tables_of(request).execute(table_code(code), command)
         await _keep_house_rules(request, player, state)
         return seat_view(state, player)
 
@@ -215,7 +210,7 @@ class TablesController(Controller):
     ) -> View:
         """Host only: start the game; empty seats get bots."""
         command = cmd.StartGame(player=player.id)
-        return seat_view(await _tables(request).execute(table_code(code), command), player)
+        return seat_view(await tables_of(request).execute(table_code(code), command), player)
 
     @post(
         "/{code:str}/again",
@@ -231,7 +226,7 @@ class TablesController(Controller):
         in their seat, every other person's seat kept for them for a minute and an invitation
         in their view of this table; the host's view of the new one."""
         code = table_code(code)
-        tables = _tables(request)
+        tables = tables_of(request)
         fresh = _fresh_code()
         old = await tables.execute(code, cmd.OfferRematch(player=player.id, code=fresh))
         mine = old.seat_of(player.id)
@@ -294,7 +289,7 @@ class TablesController(Controller):
                 return [cmd.ComeBack(player=player.id), move]  # a move is a person back
 
             command_id = f"{player.id}:{code}:{idempotency_key}" if idempotency_key else None
-            after = await _tables(request).execute(
+            after = await tables_of(request).execute(
                 code, command, expected_seq=data.seq, command_id=command_id
             )
             mine = view(after, after.seat_of(player.id))
@@ -320,7 +315,7 @@ class TablesController(Controller):
     ) -> Response[str]:
         """The table's events as NDJSON; secrets are blank until the game is over."""
         code = table_code(code)
-        tables = _tables(request)
+        tables = tables_of(request)
         records = await tables.store.read(code)
         if not records:
             raise Problem(404, f"there is no table {code}", field="code")

@@ -17,19 +17,13 @@ from domain import View
 from domain import commands as cmd
 from infra.players import Player
 from services.api.auth import current_player
-from services.api.bodies import ChatBody, MuteBody, ReactionBody, table_code
+from services.api.bodies import ChatBody, Code, MuteBody, ReactionBody, table_code
 from services.api.contract import SIGNED_IN, WRITE, problems
 from services.api.limits import limited
 from services.api.problems import Problem
-from services.api.room import present, seat_view
-from services.api.tables import Code
-from services.use_cases import Tables
+from services.api.room import present, seat_view, tables_of
 
 PlayerId = Annotated[str, Parameter(max_length=64, description="the muted player's id")]
-
-
-def _tables(request: Request) -> Tables:
-    return request.app.state.services.tables
 
 
 class TalkController(Controller):
@@ -54,7 +48,7 @@ class TalkController(Controller):
         """Say a line at the table, as plain text; a muted player is refused with 403."""
         command = cmd.Say(player=player.id, name=player.name, text=data.text)
         await present(request, table_code(code), player)
-        await _tables(request).execute(table_code(code), command)
+        await tables_of(request).execute(table_code(code), command)
 
     @post(
         "/{code:str}/reactions",
@@ -73,7 +67,7 @@ class TalkController(Controller):
         """Show a reaction, one of the fixed set; a muted player is refused with 403."""
         command = cmd.React(player=player.id, name=player.name, emoji=data.emoji)
         await present(request, table_code(code), player)
-        await _tables(request).execute(table_code(code), command)
+        await tables_of(request).execute(table_code(code), command)
 
     @post("/{code:str}/mutes", status_code=200, responses=problems(*WRITE), security=SIGNED_IN)
     async def mute(
@@ -89,7 +83,7 @@ class TalkController(Controller):
         if target is None:
             raise Problem(404, f"there is no player {data.player}", field="player")
         command = cmd.Mute(player=player.id, target=target.id, name=target.name)
-        return seat_view(await _tables(request).execute(code, command), player)
+        return seat_view(await tables_of(request).execute(code, command), player)
 
     @delete(
         "/{code:str}/mutes/{target:str}",
@@ -106,4 +100,4 @@ class TalkController(Controller):
     ) -> View:
         """Host only: the muted player may chat and react again."""
         command = cmd.Unmute(player=player.id, target=target)
-        return seat_view(await _tables(request).execute(table_code(code), command), player)
+        return seat_view(await tables_of(request).execute(table_code(code), command), player)

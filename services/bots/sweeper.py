@@ -20,6 +20,7 @@ from domain import commands as cmd
 from domain import deciding
 from domain.away import TURN_LIMIT_SECONDS, turn_limit
 from domain.errors import Refused
+from domain.events import AwayReason
 from domain.rematch import HOLD_SECONDS
 from domain.state import State
 from infra.activity import Activity
@@ -141,9 +142,9 @@ class Sweeper:
         except NoSuchTable:
             return None
 
-    async def _mark_away(self, state: State, seat: int, reason: str) -> None:
+    async def _mark_away(self, state: State, seat: int, reason: AwayReason) -> None:
         """Decided on the state that showed it: if the person moved meanwhile, it is stale."""
-        command = cmd.MarkAway(seat=seat, reason=reason)  # type: ignore[arg-type]
+        command = cmd.MarkAway(seat=seat, reason=reason)
         try:
             await self._tables.execute(state.code, command, expected_seq=state.seq)
         except Refused:
