@@ -15,12 +15,8 @@ import sys
 import time
 from pathlib import Path
 
-import msgspec
-import psycopg
 from rules import random_game
-from scratch import scratch_database
-
-from domain.codec import to_record
+from scratch import copy_logs, scratch_database
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -28,19 +24,8 @@ ROOT = Path(__file__).resolve().parents[1]
 def fill(url: str, games: int) -> int:
     """Logs `games` finished games, one stream each; how many events."""
     rng = random.Random(2026)
-    events = 0
-    with (
-        psycopg.connect(url) as conn,
-        conn.cursor().copy("COPY events (stream, seq, type, data) FROM STDIN") as copy,
-    ):
-        for n in range(games):
-            code = f"RB{n:05d}"
-            log, _ = random_game(rng, code)
-            for seq, event in enumerate(log, start=1):
-                kind, data = to_record(event)
-                copy.write_row((code, seq, kind, msgspec.json.encode(data).decode()))
-            events += len(log)
-    return events
+    codes = (f"RB{n:05d}" for n in range(games))
+    return copy_logs(url, ((code, random_game(rng, code)[0]) for code in codes))
 
 
 def main() -> None:

@@ -19,6 +19,10 @@ from dramatiq.brokers.redis import RedisBroker
 
 BOT_TURN = "bot_turn"
 BOT_QUEUE = "bots"
+# A wake-up for the ratings follower (infra/ratings.py): it carries nothing, since the
+# follower reads where it got to from its checkpoint, so any number of them rate each game once.
+RATE_GAMES = "rate_games"
+RATINGS_QUEUE = "ratings"
 AMQP = ("amqp://", "amqps://")
 
 
@@ -57,3 +61,10 @@ def send_bot_turn(broker: dramatiq.Broker, code: str, key: str, delay_seconds: f
         queue_name=BOT_QUEUE, actor_name=BOT_TURN, args=(code, key), kwargs={}, options={}
     )
     broker.enqueue(message, delay=int(delay_seconds * 1000) or None)
+
+
+def send_rate_games(broker: dramatiq.Broker) -> None:
+    message = dramatiq.Message(
+        queue_name=RATINGS_QUEUE, actor_name=RATE_GAMES, args=(), kwargs={}, options={}
+    )
+    broker.enqueue(message)

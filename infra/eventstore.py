@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -136,7 +137,7 @@ SIZE_SQL = "SELECT count(*), count(DISTINCT stream) FROM events"
 LAST_SEQ_SQL = "SELECT coalesce(max(seq), 0) FROM events WHERE stream = %s"
 
 
-def _read_all_sql(data: str) -> str:
+def _read_all_sql(data: str, of_type: str | None = None) -> str:
     # Only transactions older than every one still running: nothing can commit behind these
     # later. Ordered by the table's columns, so the index gives the order: `xid` alone would
     # name the selected number, and PostgreSQL would sort the whole rest of the log for every
@@ -145,16 +146,40 @@ def _read_all_sql(data: str) -> str:
     return (
         f"SELECT stream, seq, position, type, {data}, command_id, at, xid::text::bigint "
         "FROM events WHERE (xid, position) > (%s::text::xid8, %s) "
-        "AND xid < (SELECT pg_snapshot_xmin(pg_current_snapshot())) "
+        f"{_only(of_type)}AND xid < (SELECT pg_snapshot_xmin(pg_current_snapshot())) "
         "ORDER BY events.xid, events.position LIMIT %s"
     )
+
+
+# The types a follower may read alone: each has a partial index in the log's order (migration
+# 0009), so following one reads its events and nothing else. Written into the statements, not
+# passed, so the planner sees which index the condition matches.
+INDEXED_TYPES = frozenset({"GameWon"})
+
+
+def _only(of_type: str | None) -> str:
+    return "" if of_type is None else f"AND type = '{of_type}' "
 
 
 READ_ALL_SQL = _read_all_sql("data")
 # A follower names the types whose data it reads: the rest, most of the log, arrive without it
 # and cost the server no bytes to send and the follower no decoding.
 READ_ALL_SOME_DATA_SQL = _read_all_sql("CASE WHEN type = ANY(%s) THEN data ELSE '{}'::jsonb END")
-HELD_BACK_SQL = "SELECT EXISTS (SELECT 1 FROM events WHERE (xid, position) > (%s::text::xid8, %s))"
+READ_TYPE_SQL = {t: _read_all_sql("data", t) for t in INDEXED_TYPES}
+
+
+def _held_back_sql(of_type: str | None = None) -> str:
+    return (
+        "SELECT EXISTS (SELECT 1 FROM events WHERE (xid, position) > (%s::text::xid8, %s) "
+        f"{_only(of_type)})"
+    )
+
+
+HELD_BACK_SQL = _held_back_sql()
+HELD_BACK_TYPE_SQL = {t: _held_back_sql(t) for t in INDEXED_TYPES}
+READ_STREAMS_SQL = (
+    f"SELECT {COLUMNS} FROM events WHERE stream = ANY(%s) AND type = ANY(%s) ORDER BY stream, seq"
+)
 
 
 async def _configure(conn: psycopg.AsyncConnection) -> None:
@@ -273,24 +298,42 @@ class EventStore:
         return seq
 
     async def read_all(
-        self, after: Cursor = START, limit: int = 500, data_of: frozenset[str] | None = None
+        self,
+        after: Cursor = START,
+        limit: int = 500,
+        data_of: frozenset[str] | None = None,
+        of_type: str | None = None,
     ) -> list[RecordedEvent]:
         """Every stream's events after `after`, in an order no later commit can break: each
         stream's own in seq order, and none behind a cursor a follower has passed.
 
         With `data_of`, only events of those types carry their data; the others come with
-        empty data.
+        empty data. With `of_type` (one of INDEXED_TYPES), only events of that type come.
         """
+        if of_type is not None:
+            sql = READ_TYPE_SQL[_indexed(of_type)]
+            return await self._records(sql, (str(after.xid), after.position, limit))
         if data_of is None:
             return await self._records(READ_ALL_SQL, (str(after.xid), after.position, limit))
         params = (sorted(data_of), str(after.xid), after.position, limit)
         return await self._records(READ_ALL_SOME_DATA_SQL, params)
 
-    async def held_back(self, after: Cursor) -> bool:
-        """Whether events past `after` have committed but `read_all` can't pass them yet,
-        because a transaction older than theirs is still running somewhere on the server."""
-        (held,) = await self._row(HELD_BACK_SQL, (str(after.xid), after.position))
+    async def held_back(self, after: Cursor, of_type: str | None = None) -> bool:
+        """Whether events past `after` (of `of_type`, if given) have committed but `read_all`
+        can't pass them yet, because a transaction older than theirs is still running
+        somewhere on the server."""
+        sql = HELD_BACK_SQL if of_type is None else HELD_BACK_TYPE_SQL[_indexed(of_type)]
+        (held,) = await self._row(sql, (str(after.xid), after.position))
         return bool(held)
+
+    async def read_streams(
+        self, streams: Sequence[str], types: frozenset[str]
+    ) -> dict[str, list[RecordedEvent]]:
+        """Each of `streams`' events of `types`, in seq order: one statement for many."""
+        found: dict[str, list[RecordedEvent]] = {s: [] for s in streams}
+        for r in await self._records(READ_STREAMS_SQL, (list(streams), sorted(types))):
+            found[r.stream].append(r)
+        return found
 
     async def _row(self, sql: str, params: tuple[Any, ...]) -> tuple[Any, ...]:
         """The one row of an aggregate query (count, max, exists always give one)."""
@@ -305,24 +348,33 @@ class EventStore:
         return [RecordedEvent(*row) for row in rows]
 
 
-async def checkpoint(conn: AsyncConnection, name: str) -> Cursor:
+def _indexed(of_type: str) -> str:
+    if of_type not in INDEXED_TYPES:
+        raise ValueError(f"{of_type!r} has no index of its own in the log; see INDEXED_TYPES")
+    return of_type
+
+
+async def checkpoint(conn: AsyncConnection, name: str, lock: bool = True) -> Cursor:
     """Where follower `name` got to (START before it starts), locked till the caller's
-    transaction ends.
+    transaction ends unless `lock` is False (a look that waits for nobody).
 
     Read it in the transaction that writes the read model's rows and saves the new checkpoint:
     rows and checkpoint then commit together, and a second copy of the follower waits here and
     continues from where the first left off instead of applying the same events again.
     """
-    await conn.execute(
-        text("INSERT INTO checkpoints (name, position) VALUES (:name, 0) ON CONFLICT DO NOTHING"),
-        {"name": name},
-    )
+    if lock:
+        await conn.execute(
+            text(
+                "INSERT INTO checkpoints (name, position) VALUES (:name, 0) ON CONFLICT DO NOTHING"
+            ),
+            {"name": name},
+        )
     query = text(
         "SELECT CAST(CAST(xid AS text) AS bigint) xid, position FROM checkpoints "
-        "WHERE name = :name FOR UPDATE"
+        f"WHERE name = :name{' FOR UPDATE' if lock else ''}"
     )
-    row = (await conn.execute(query, {"name": name})).one()
-    return Cursor(row.xid, row.position)
+    row = (await conn.execute(query, {"name": name})).first()
+    return START if row is None else Cursor(row.xid, row.position)
 
 
 async def save_checkpoint(conn: AsyncConnection, name: str, at: Cursor) -> None:

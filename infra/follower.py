@@ -26,25 +26,25 @@ from infra.eventstore import (
     save_checkpoint,
 )
 
-UPSERT_SLICE = 5000
 
-
-async def put_rows(conn: AsyncConnection, table: Table, rows: dict[str, dict | None]) -> None:
-    """Set a read model's row for each table code to its values, or delete it where None: one
-    statement for each, however many tables a batch of the log touched."""
-    gone = [code for code, values in rows.items() if values is None]
-    kept = [{"code": code, **values} for code, values in rows.items() if values is not None]
+async def put_rows(
+    conn: AsyncConnection, table: Table, rows: dict[str, dict | None], key: str = "code"
+) -> None:
+    """Set a read model's row for each key (a table's code, by default) to its values, or
+    delete it where None: one statement for each, however many a batch of the log touched."""
+    gone = [k for k, values in rows.items() if values is None]
+    kept = [{key: k, **values} for k, values in rows.items() if values is not None]
     if gone:
-        await conn.execute(delete(table).where(table.c.code.in_(gone)))
-    # In slices, so no statement nears PostgreSQL's 65,535 parameters.
-    for start in range(0, len(kept), UPSERT_SLICE):
-        statement = upsert(table).values(kept[start : start + UPSERT_SLICE])
-        await conn.execute(
-            statement.on_conflict_do_update(
-                index_elements=[table.c.code],
-                set_={name: statement.excluded[name] for name in kept[0] if name != "code"},
-            )
+        await conn.execute(delete(table).where(table.c[key].in_(gone)))
+    if kept:
+        # Many rows to one statement compiled once: SQLAlchemy sends them a page of VALUES at
+        # a time, each page far below PostgreSQL's 65,535 parameters.
+        statement = upsert(table)
+        statement = statement.on_conflict_do_update(
+            index_elements=[table.c[key]],
+            set_={name: statement.excluded[name] for name in kept[0] if name != key},
         )
+        await conn.execute(statement, kept)
 
 
 HELD_BACK_WAIT = 1.0
@@ -64,9 +64,12 @@ class Follower:
         clear: Clear,
         batch: int = 1000,
         data_of: frozenset[str] | None = None,
+        of_type: str | None = None,
     ) -> None:
         """`data_of`: the event types whose data `apply` reads (None: all); the others reach
-        it with empty data, unread and undecoded."""
+        it with empty data, unread and undecoded. `of_type`: the one type `apply` looks at
+        (one of the log's INDEXED_TYPES), read alone, so the rest of the log is never sent;
+        a rebuild, reading the log once for every read model, gives `apply` all the same."""
         self.name = name
         self._engine = engine
         self._store = store
@@ -74,6 +77,7 @@ class Follower:
         self._clear = clear
         self._batch = batch
         self._data_of = data_of
+        self._of_type = of_type
         self._lock = asyncio.Lock()
         self._key = zlib.crc32(f"follower/{name}".encode())
 
@@ -96,7 +100,9 @@ class Follower:
                 async with self._engine.begin() as conn:
                     await self._lock_rows(conn)
                     after = await checkpoint(conn, self.name)
-                    records = await self._store.read_all(after, batch or self._batch, self._data_of)
+                    records = await self._store.read_all(
+                        after, batch or self._batch, self._data_of, self._of_type
+                    )
                     if records:
                         await self._apply(conn, records)
                         await save_checkpoint(conn, self.name, records[-1].cursor)
@@ -106,9 +112,17 @@ class Follower:
                         progress(len(records))
                     continue
                 # Outside the transaction above: it would hold the horizon back itself.
-                if time.monotonic() >= deadline or not await self._store.held_back(after):
+                if time.monotonic() >= deadline or not await self._store.held_back(
+                    after, self._of_type
+                ):
                     return total
                 await asyncio.sleep(0.005)
+
+    async def behind(self) -> bool:
+        """Whether the log holds events this follower hasn't applied yet."""
+        async with self._engine.connect() as conn:
+            after = await checkpoint(conn, self.name, lock=False)
+        return await self._store.held_back(after, self._of_type)
 
     async def _lock_rows(self, conn: AsyncConnection) -> None:
         await conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": self._key})

@@ -217,6 +217,7 @@ def _rebuild(args: argparse.Namespace, settings: Settings) -> int:
     from infra.eventstore import EventStore
     from infra.follower import rebuild as fold_again
     from infra.lobby import Lobby
+    from infra.ratings import Ratings
 
     async def rebuild(url: str) -> tuple[int, int]:
         from tqdm import tqdm
@@ -225,7 +226,11 @@ def _rebuild(args: argparse.Namespace, settings: Settings) -> int:
         store = await EventStore.open(url, size=4)
         try:
             total, tables = await store.size()
-            followers = [Lobby(engine, store).follower, Activity(engine, store).follower]
+            followers = [
+                Lobby(engine, store).follower,
+                Activity(engine, store).follower,
+                Ratings(engine, store).follower,
+            ]
             with tqdm(total=total, desc="log", unit=" events", unit_scale=True) as bar:
                 count = await fold_again(followers, bar.update)
             return count, tables
@@ -236,7 +241,7 @@ def _rebuild(args: argparse.Namespace, settings: Settings) -> int:
     with embedded.services(settings) as endpoints:
         migrate(endpoints.database_url)
         count, tables = asyncio.run(rebuild(endpoints.database_url))
-    print(f"lobby and activity rebuilt from {count} events of {tables} tables")
+    print(f"lobby, activity and ratings rebuilt from {count} events of {tables} tables")
     return 0
 
 
@@ -313,7 +318,8 @@ def parser() -> argparse.ArgumentParser:
     rebuild = command(
         "rebuild",
         "rebuild the read models from the log",
-        "Drop the lobby and the activity model and fold the whole event log into them again.",
+        "Drop the lobby, the activity model and the ratings and fold the whole event log into "
+        "them again.",
     )
     rebuild.set_defaults(run=_rebuild)
     upgrade = command(

@@ -23,6 +23,7 @@ from infra.idempotency import Replies
 from infra.lobby import Lobby
 from infra.players import Players
 from infra.presence import Presence, namespace
+from infra.ratings import Ratings
 from infra.settings import RateLimits
 from services.api.contract import SECURITY_SCHEMES, finish
 from services.api.decoding import MAX_BODY, StrictBody
@@ -31,7 +32,7 @@ from services.api.headers import security_headers
 from services.api.health import health
 from services.api.limits import Limiter
 from services.api.media import json_bodies
-from services.api.players import PlayersController
+from services.api.players import LeaderboardController, PlayersController
 from services.api.problems import EXCEPTION_HANDLERS
 from services.api.room import RoomController
 from services.api.stream import KEEP_ALIVE, POLL, Feeds, StreamController
@@ -59,6 +60,7 @@ class Services:
     presence: Presence | None
     replies: Replies
     broker_url: str | None
+    ratings: Ratings
 
 
 async def _follow_lobby(lobby: Lobby, doorbell: Doorbell) -> None:
@@ -124,6 +126,7 @@ def create_app(
                 presence,
                 Replies(engine),
                 broker_url or redis_url,
+                Ratings(engine, store),
             )
             background = [asyncio.create_task(_follow_lobby(lobby, doorbell))]
             if presence is not None:
@@ -146,6 +149,7 @@ def create_app(
     app = Litestar(
         route_handlers=[
             PlayersController,
+            LeaderboardController,
             TablesController,
             RoomController,
             TalkController,

@@ -13,8 +13,11 @@ from litestar.params import Parameter
 
 from domain.commands import MOVE_TYPES, Command
 from domain.events import Emoji, Level
+from domain.seat_view import View
 from domain.talk import MAX_TEXT
+from infra.ratings import GameResult
 from projections.lobby import LobbyRow
+from projections.ratings import Rating, Record, SeatStatus, Totals
 from services.api.problems import Problem
 
 Name = Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
@@ -154,6 +157,106 @@ class PlayerInfo(msgspec.Struct):
     id: str
     name: str
     registered: bool
+
+
+class RatingBody(msgspec.Struct):
+    mu: float
+    sigma: float
+    display: Annotated[
+        int, msgspec.Meta(description="the rating shown: mu - 3 sigma, rounded (docs/ratings.md)")
+    ]
+
+    @classmethod
+    def of(cls, r: Rating) -> RatingBody:
+        return cls(mu=r.mu, sigma=r.sigma, display=r.display)
+
+
+class RecentGame(msgspec.Struct):
+    code: str
+    at: str
+    won: bool
+    left: Annotated[bool, msgspec.Meta(description="left before the end: rated as a loss")]
+    before: RatingBody
+    after: RatingBody
+    log: Annotated[str, msgspec.Meta(description="the game's log, to replay it")]
+
+
+class RatingPoint(msgspec.Struct):
+    at: str
+    display: int
+
+
+class Profile(PlayerInfo):
+    """A player with their rating (null for a guest: guests count as new and never change),
+    counts, records against each bot level, and rated games."""
+
+    rating: RatingBody | None
+    stats: Totals
+    records: dict[Level, Record]
+    recent: Annotated[list[RecentGame], msgspec.Meta(description="newest first")]
+    history: Annotated[list[RatingPoint], msgspec.Meta(description="oldest first")]
+
+
+class Ranked(msgspec.Struct):
+    rank: int
+    id: str
+    name: str
+    rating: RatingBody
+    games: int
+
+
+class Leaderboard(msgspec.Struct):
+    players: list[Ranked]
+    next: Annotated[
+        int | None,
+        msgspec.Meta(description="pass as `offset` for the next page; null on the last one"),
+    ] = None
+
+
+class SeatRating(msgspec.Struct):
+    seat: int
+    player: str | None
+    name: str | None
+    status: Annotated[
+        SeatStatus,
+        msgspec.Meta(
+            description="rated; left (rated as a loss); guest; covered (banned: counted, not "
+            "rated); bot"
+        ),
+    ]
+    before: Annotated[RatingBody, msgspec.Meta(description="what the seat counted at")]
+    after: RatingBody | None
+
+
+class TableRatings(msgspec.Struct):
+    status: Annotated[
+        Literal["pending", "rated", "unrated"],
+        msgspec.Meta(description="pending: the ratings worker hasn't got to the game yet"),
+    ]
+    seats: list[SeatRating]
+
+    @classmethod
+    def of(cls, result: GameResult | None) -> TableRatings:
+        if result is None:
+            return cls(status="pending", seats=[])
+        seats = [
+            SeatRating(
+                seat=s.seat,
+                player=s.player,
+                name=s.name,
+                status=s.status,
+                before=RatingBody.of(s.before),
+                after=None if s.after is None else RatingBody.of(s.after),
+            )
+            for s in result.seats
+        ]
+        return cls(status="rated" if result.rated else "unrated", seats=seats)
+
+
+class ShownView(View, frozen=True, kw_only=True):
+    """A seat's view, and once the game is over each seat's rating change."""
+
+    ratings: TableRatings | None = None
 
 
 class Me(PlayerInfo):

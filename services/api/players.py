@@ -1,16 +1,32 @@
-"""Players: becoming a guest or registering a name, signing in, and looking a player up."""
+"""Players: becoming a guest or registering a name, signing in, looking a player up with
+their rating and record, and the leaderboard."""
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from litestar import Controller, Request, Response, get, post
 from litestar.di import NamedDependency, Provide
-from litestar.params import FromPath, JSONBody
+from litestar.params import FromPath, JSONBody, Parameter
 
 from infra.names import BadName
 from infra.players import BadLogin, NameTaken, Player
+from infra.ratings import Played
+from projections.ratings import NEW, Stats
 from services.api import auth
 from services.api.auth import current_player, token_cookie
-from services.api.bodies import Login, Me, NewPlayer, PlayerInfo, SignedIn
+from services.api.bodies import (
+    Leaderboard,
+    Login,
+    Me,
+    NewPlayer,
+    Profile,
+    Ranked,
+    RatingBody,
+    RatingPoint,
+    RecentGame,
+    SignedIn,
+)
 from services.api.contract import ALWAYS, SIGNED_IN, problems
 from services.api.limits import limited
 from services.api.problems import Problem
@@ -96,8 +112,69 @@ class PlayersController(Controller):
         return Me(player.id, player.name, player.registered, house_rules=rules)
 
     @get("/players/{player_id:str}", responses=problems(*ALWAYS, 404))
-    async def show(self, request: Request, player_id: FromPath[str]) -> PlayerInfo:
-        player = await request.app.state.services.players.get(player_id)
+    async def show(self, request: Request, player_id: FromPath[str]) -> Profile:
+        """The player, with their rating and record as the ratings worker last wrote them
+        (it follows the games won, usually well within a second)."""
+        services = request.app.state.services
+        player = await services.players.get(player_id)
         if player is None:
             raise Problem(404, f"there is no player {player_id}", field="id")
-        return PlayerInfo(id=player.id, name=player.name, registered=player.registered)
+        standing = await services.ratings.standing(player.id) if player.registered else None
+        rating = None
+        if player.registered:
+            rating = RatingBody.of(NEW if standing is None else standing.rating)
+        stats = Stats() if standing is None else standing.stats
+        return Profile(
+            id=player.id,
+            name=player.name,
+            registered=player.registered,
+            rating=rating,
+            stats=stats.totals,
+            records=stats.records,
+            recent=[_recent(p) for p in standing.recent] if standing else [],
+            history=[
+                RatingPoint(at=p.at.isoformat(), display=p.after.display)
+                for p in (standing.history if standing else [])
+            ],
+        )
+
+
+def _recent(p: Played) -> RecentGame:
+    return RecentGame(
+        code=p.code,
+        at=p.at.isoformat(),
+        won=p.won,
+        left=p.left,
+        before=RatingBody.of(p.before),
+        after=RatingBody.of(p.after),
+        log=f"/api/tables/{p.code}/log",
+    )
+
+
+class LeaderboardController(Controller):
+    path = "/api/leaderboard"
+    tags = ["players"]
+
+    @get("/", responses=problems(*ALWAYS, 422))
+    async def leaderboard(
+        self,
+        request: Request,
+        limit: Annotated[int, Parameter(ge=1, le=100, description="players per page")] = 20,
+        offset: Annotated[
+            int, Parameter(ge=0, le=1_000_000, description="the `next` of the page before")
+        ] = 0,
+    ) -> Leaderboard:
+        """Registered players with at least five rated games, best displayed rating first."""
+        rows = await request.app.state.services.ratings.leaderboard(limit + 1, offset)
+        more = len(rows) > limit
+        ranked = [
+            Ranked(
+                rank=offset + n + 1,
+                id=r.id,
+                name=r.name,
+                rating=RatingBody.of(r.rating),
+                games=r.games,
+            )
+            for n, r in enumerate(rows[:limit])
+        ]
+        return Leaderboard(players=ranked, next=offset + limit if more else None)

@@ -27,6 +27,8 @@ from services.api.bodies import (
     HouseRules,
     MoveBody,
     NewTable,
+    ShownView,
+    TableRatings,
     Waiting,
     move_command,
     table_code,
@@ -137,10 +139,17 @@ class TablesController(Controller):
     )
     async def show(
         self, request: Request, code: FromPath[Code], player: NamedDependency[Player | None]
-    ) -> View:
+    ) -> ShownView:
         """The caller's view: their seat's if seated, a spectator's otherwise; opening it
-        brings a person whose seat a bot covered back to it."""
-        return seat_view(await arrive(request, table_code(code), player), player)
+        brings a person whose seat a bot covered back to it. Once the game is over it carries
+        each seat's rating change, `pending` until the ratings worker has rated the game."""
+        state = await arrive(request, table_code(code), player)
+        shown = seat_view(state, player)
+        ratings = None
+        if state.status == "over":
+            ratings = TableRatings.of(await request.app.state.services.ratings.game(state.code))
+        fields = {name: getattr(shown, name) for name in View.__struct_fields__}
+        return ShownView(**fields, ratings=ratings)
 
     @post(
         "/{code:str}/seats/{seat:int}",

@@ -1,5 +1,5 @@
-"""A process's bot machinery: a Dramatiq worker whose actor plays bot turns, and a sweeper;
-and the sending side alone, for the API.
+"""A process's worker machinery: a Dramatiq worker whose actors play bot turns and rate the
+games won, and a sweeper; and the sending side alone, for the API.
 
 The actor's work is async (the event store is), so the runtime keeps one event loop in a
 thread of its own with its own engine and table cache; Dramatiq's worker threads hand each
@@ -18,10 +18,19 @@ import dramatiq
 import redis.asyncio as aioredis
 
 from infra.activity import Activity
-from infra.broker import BOT_QUEUE, BOT_TURN, make_broker, send_bot_turn
+from infra.broker import (
+    BOT_QUEUE,
+    BOT_TURN,
+    RATE_GAMES,
+    RATINGS_QUEUE,
+    make_broker,
+    send_bot_turn,
+    send_rate_games,
+)
 from infra.db import create_engine
 from infra.eventstore import EventStore
 from infra.presence import Presence, namespace
+from infra.ratings import Ratings
 from services.bots.sweeper import Sweeper
 from services.bots.turns import Scheduler, play_turn
 from services.use_cases import Tables
@@ -36,14 +45,18 @@ WAKE_MS = 20
 
 
 class BotSends:
-    """Where the API's commits send bot turns: a broker and the scheduler, no worker."""
+    """Where the API's commits send bot turns and ratings wake-ups: a broker and the
+    scheduler, no worker."""
 
     def __init__(self, broker_url: str, scale: float = 1.0, namespace: str = "euchre") -> None:
         self.broker = make_broker(broker_url, namespace)
-        self.scheduler = Scheduler(self.send, scale)
+        self.scheduler = Scheduler(self.send, scale, self.wake_ratings)
 
     def send(self, code: str, key: str, delay: float) -> None:
         send_bot_turn(self.broker, code, key, delay)
+
+    def wake_ratings(self) -> None:
+        send_rate_games(self.broker)
 
     def close(self) -> None:
         self.scheduler.close()
@@ -77,6 +90,7 @@ class BotRuntime:
         self.broker = self._sends.broker
         self.scheduler = self._sends.scheduler
         self.send = self._sends.send
+        self.wake_ratings = self._sends.wake_ratings
         self._threads = threads
         self._sweep = sweep
         self._grace = grace
@@ -97,6 +111,7 @@ class BotRuntime:
         self._store = store
         self.tables = Tables(store, self.scheduler)
         self.activity = Activity(self._engine, store)
+        self.ratings = Ratings(self._engine, store)
         if self._presence_url is not None:
             redis = aioredis.from_url(self._presence_url)
             self._presence = Presence(redis, namespace(self.database_url))
@@ -104,6 +119,10 @@ class BotRuntime:
     def _bot_turn(self, code: str, key: str) -> None:
         outcome = self._on_loop(play_turn(self.tables, code, key))
         log.debug("bot turn %s at %s: %s", key, code, outcome)
+
+    def _rate_games(self) -> None:
+        rated = self._on_loop(self.ratings.catch_up())
+        log.debug("ratings read %d games won", rated)
 
     def start(self) -> BotRuntime:
         self._thread.start()
@@ -117,6 +136,15 @@ class BotRuntime:
             min_backoff=200,
             max_backoff=2000,
         )
+        dramatiq.actor(
+            self._rate_games,
+            broker=self.broker,
+            actor_name=RATE_GAMES,
+            queue_name=RATINGS_QUEUE,
+            max_retries=3,
+            min_backoff=200,
+            max_backoff=2000,
+        )
         self._worker = dramatiq.Worker(
             self.broker, worker_threads=self._threads, worker_timeout=WAKE_MS
         )
@@ -124,7 +152,14 @@ class BotRuntime:
         if self._sweep:
             kw = {} if self._grace is None else {"grace": self._grace}
             sweeper = Sweeper(
-                self.activity, self.tables, self.send, self.scale, presence=self._presence, **kw
+                self.activity,
+                self.tables,
+                self.send,
+                self.scale,
+                presence=self._presence,
+                ratings=self.ratings,
+                wake_ratings=self.wake_ratings,
+                **kw,
             )
             self._sweeper = self._on_loop(self._begin(sweeper.run(self.database_url)))
         return self

@@ -1,6 +1,7 @@
 """The sweeper: re-sends bot turns that are overdue, so a lost message, a dead worker or a
-flushed Redis never stalls a table; and marks away the people who stopped answering, so a
-closed tab or a long silence doesn't either (docs/euchre.md "Away and back").
+flushed Redis never stalls a table; marks away the people who stopped answering, so a
+closed tab or a long silence doesn't either (docs/euchre.md "Away and back"); and wakes the
+ratings if a game won is still unrated, so a lost wake-up never leaves it so.
 
 Every worker process offers to sweep, but only the one holding a PostgreSQL session lock does;
 if it dies, its session ends, the lock frees and another takes over. It reads tables that have
@@ -13,6 +14,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Callable
 
 import psycopg
 
@@ -25,6 +27,7 @@ from domain.rematch import HOLD_SECONDS
 from domain.state import State
 from infra.activity import Activity
 from infra.presence import Presence
+from infra.ratings import Ratings
 from services.bots.pacing import bot_decisions, think_seconds
 from services.bots.turns import Send
 from services.use_cases import NoSuchTable, Tables
@@ -52,15 +55,19 @@ class Sweeper:
         scale: float,
         grace: float = GRACE_SECONDS,
         presence: Presence | None = None,
+        ratings: Ratings | None = None,
+        wake_ratings: Callable[[], None] | None = None,
     ) -> None:
         """Without `presence` (no Redis beside a RabbitMQ broker) nobody is found gone; turn
-        limits still hold."""
+        limits still hold. With `ratings`, `wake_ratings` is called while games won wait."""
         self._activity = activity
         self._tables = tables
         self._send = send
         self._scale = scale
         self._grace = grace
         self._presence = presence
+        self._ratings = ratings
+        self._wake_ratings = wake_ratings
         self._resent: dict[tuple[str, str], float] = {}
         self._presence_checked = -1e9
 
@@ -92,6 +99,8 @@ class Sweeper:
         self._resent = {k: t for k, t in self._resent.items() if now - t < 10 * self._grace}
         await self._timed_out()
         await self._release_held()
+        if self._ratings is not None and self._wake_ratings and await self._ratings.behind():
+            self._wake_ratings()
         if self._presence is not None and now - self._presence_checked >= PRESENCE_EVERY:
             self._presence_checked = now
             await self._gone(self._presence)

@@ -16,7 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 from domain import deciding, fallback, legal, view
 from domain.bots import choose
 from domain.errors import Refused
-from domain.events import Event
+from domain.events import Event, GameWon
 from domain.state import State
 from domain.talk import beside_the_game
 from services.bots.pacing import bot_decisions, think_seconds
@@ -28,7 +28,8 @@ Send = Callable[[str, str, float], None]  # (table code, decision key, delay in 
 
 
 class Scheduler:
-    """Runs after every commit (API or worker): sends each bot decision now pending.
+    """Runs after every commit (API or worker): sends each bot decision now pending, and
+    wakes the ratings once a game is won.
 
     The send is a blocking client call (redis-py, pika), and the hook runs on the event loop
     under the table's lock, so it happens on a thread of its own: a slow broker delays bot
@@ -37,14 +38,18 @@ class Scheduler:
     of talk alone sends nothing: the turns pending were sent when the game last moved.
     """
 
-    def __init__(self, send: Send, scale: float) -> None:
+    def __init__(self, send: Send, scale: float, wake: Callable[[], None] | None = None) -> None:
+        """`wake`: tells the ratings a game was won (none: nobody rates)."""
         self._send = send
         self._scale = scale
+        self._wake = wake
         self._sender = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bot-sends")
 
     async def __call__(self, state: State, events: list[Event]) -> None:
         if beside_the_game(events):
             return
+        if self._wake is not None and any(isinstance(e, GameWon) for e in events):
+            self._sender.submit(self._wake_ratings, self._wake)
         turns = [
             (state.code, d.key, think_seconds(state, d, self._scale)) for d in bot_decisions(state)
         ]
@@ -57,6 +62,13 @@ class Scheduler:
                 self._send(code, key, delay)
             except Exception:  # the sweeper re-sends what is lost
                 log.exception("could not send the bot turn %s of %s", key, code)
+
+    @staticmethod
+    def _wake_ratings(wake: Callable[[], None]) -> None:
+        try:
+            wake()
+        except Exception:  # the sweeper wakes them if this is lost
+            log.exception("could not wake the ratings")
 
     def close(self) -> None:
         """Send what is queued, then stop the sending thread."""

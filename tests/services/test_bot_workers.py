@@ -7,12 +7,9 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-import uuid
-from collections.abc import Iterator
 
 import httpx
 import pytest
-import redis
 from http_kit import Server
 from log_kit import answered_decisions
 
@@ -35,40 +32,12 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
-@pytest.fixture
-def namespace() -> str:
-    """This test's own Redis keys: its queues can't meet another test's."""
-    return f"euchre-test-{uuid.uuid4().hex[:8]}"
-
-
-@pytest.fixture(params=["redis", "rabbitmq"])
-def broker_url(request: pytest.FixtureRequest, namespace: str) -> Iterator[str]:
-    """Each broker the bots run on, with this test's queues its own: keys under `namespace` on
-    Redis, a vhost of its own on RabbitMQ."""
-    if request.param == "redis":
-        url = request.getfixturevalue("redis_url")
-        yield url
-        client = redis.Redis.from_url(url)
-        for key in client.scan_iter(f"{namespace}:*"):
-            client.delete(key)
-        client.close()
-    else:
-        yield request.getfixturevalue("rabbitmq_url")
-
-
 def lose_every_message(broker_url: str, namespace: str) -> None:
     """What a broker that crashed with nothing on disk would hold afterwards: no bot turns."""
     broker = make_broker(broker_url, namespace)
     broker.declare_queue(BOT_QUEUE)
     broker.flush_all()
     broker.close()
-
-
-@pytest.fixture
-async def store(database_url: str):
-    store = await EventStore.open(database_url, size=4)
-    yield store
-    await store.close()
 
 
 async def open_table(tables: Tables, code: str, host_seat: int | None = None) -> None:

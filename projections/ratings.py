@@ -1,0 +1,316 @@
+"""Ratings (docs/ratings.md): a finished game is two sides of two, rated with openskill's
+Plackett-Luce model on a scale where a new player is 1500 ± 350, with the bots as fixed anchors.
+
+Pure. A game's facts are a fold of the few events that bear on its rating (`RATED_BY`); rating
+them takes the current ratings of the people who sat and gives each seat's change and each
+player's counts. `infra/ratings.py` keeps the results, following the log.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from statistics import NormalDist
+from typing import Literal
+
+import msgspec
+from msgspec.structs import replace
+from openskill.models import PlackettLuce
+
+from domain import events as ev
+from domain.events import Level
+
+MU = 1500.0
+SIGMA = 350.0
+# openskill's own proportions (beta = sigma / 2, tau = sigma / 100) on our scale. Tau is set on
+# the model: a tau of 0 passed to one call is taken as "not given".
+BETA = SIGMA / 2
+TAU = SIGMA / 100
+BOT_SIGMA = 1.0  # certain, not exactly: openskill divides by a side's variance
+Z = 3  # the displayed rating is mu - Z sigma: 99.7% sure the player is at least that good
+MODEL = PlackettLuce(mu=MU, sigma=SIGMA, beta=BETA, tau=TAU)
+
+# The share of games a pair of bots of each level won against a pair of medium bots, from
+# `euchre tournament LEVEL medium --games 2000` (docs/ratings.md "Anchors"). Medium is 1500 by
+# definition.
+AGAINST_MEDIUM: dict[Level, float] = {
+    "easy": 134 / 2000,
+    "hard": 1187 / 2000,
+    "expert": 1187 / 2000,
+}
+
+
+class Rating(msgspec.Struct, frozen=True):
+    mu: float
+    sigma: float
+
+    @property
+    def display(self) -> int:
+        return max(0, round(self.mu - Z * self.sigma))
+
+
+NEW = Rating(MU, SIGMA)
+
+
+def gap(share: float) -> float:
+    """How far above its opponents a level sits for the model to give its pair `share` of the
+    games: the inverse of openskill's win prediction for two certain pairs."""
+    spread = math.sqrt(2 * BETA**2 + 4 * BOT_SIGMA**2)
+    return spread * NormalDist().inv_cdf(share) / 2
+
+
+ANCHORS: dict[Level, Rating] = {
+    "medium": Rating(MU, BOT_SIGMA),
+    **{level: Rating(MU + gap(share), BOT_SIGMA) for level, share in AGAINST_MEDIUM.items()},
+}
+
+
+class Counts(msgspec.Struct, frozen=True):
+    """Hands a person played themselves (not while a bot covered them)."""
+
+    alone_made: int = 0
+    marches: int = 0
+    euchres_taken: int = 0
+    euchred: int = 0
+
+
+class Sitter(msgspec.Struct, frozen=True):
+    """Who sits in a seat: a person (`player`), or a bot seated as one (`bot`)."""
+
+    player: str | None = None
+    name: str | None = None
+    registered: bool = False
+    bot: Level | None = None
+    away: bool = False  # a bot covers the person now
+    banned: bool = False
+    counts: Counts = Counts()
+
+
+class Game(msgspec.Struct, frozen=True):
+    code: str
+    bots: Level
+    seats: tuple[Sitter, ...] = (Sitter(), Sitter(), Sitter(), Sitter())
+    started: bool = False
+    winner: int | None = None
+    score: tuple[int, int] = (0, 0)
+
+
+# The events a game's rating depends on, by the name the log stores them under.
+RATED_BY = frozenset(
+    cls.__name__
+    for cls in (
+        ev.TableOpened,
+        ev.SeatTaken,
+        ev.SeatLeft,
+        ev.BotSeated,
+        ev.BotRemoved,
+        ev.SeatsSwapped,
+        ev.PlayerBanned,
+        ev.GameStarted,
+        ev.PlayerWentAway,
+        ev.PlayerCameBack,
+        ev.HandScored,
+        ev.GameWon,
+    )
+)
+
+
+def _seat(game: Game, n: int, sitter: Sitter) -> Game:
+    seats = list(game.seats)
+    seats[n] = sitter
+    return replace(game, seats=tuple(seats))
+
+
+def _away(game: Game, n: int, away: bool, banned: bool = False) -> Game:
+    s = game.seats[n]
+    return _seat(game, n, replace(s, away=away, banned=s.banned or banned))
+
+
+def _counted(c: Counts, n: int, e: ev.HandScored) -> Counts:
+    ours = e.team == n % 2
+    return Counts(
+        alone_made=c.alone_made + (e.alone == n and ours),
+        marches=c.marches + (e.how == "march" and ours),
+        euchres_taken=c.euchres_taken + (e.how == "euchre" and ours),
+        euchred=c.euchred + (e.how == "euchre" and not ours),
+    )
+
+
+def next_game(game: Game | None, event: ev.Event) -> Game | None:
+    """The game's facts after one more of its events (None before its table opened)."""
+    if isinstance(event, ev.TableOpened):
+        return Game(code=event.code, bots=event.bots)
+    if game is None:
+        return None
+    match event:
+        case ev.SeatTaken(seat=n, player=player, name=name, registered=registered):
+            if game.started:  # only a person back in their own seat sits down during a game
+                return _away(game, n, False)
+            return _seat(game, n, Sitter(player=player, name=name, registered=registered))
+        case ev.SeatLeft(seat=n):
+            return _away(game, n, True) if game.started else _seat(game, n, Sitter())
+        case ev.BotSeated(seat=n, level=level):
+            return _seat(game, n, Sitter(bot=level))
+        case ev.BotRemoved(seat=n):
+            return _seat(game, n, Sitter())
+        case ev.SeatsSwapped(seats=[a, b]):
+            first, second = game.seats[a], game.seats[b]
+            return _seat(_seat(game, a, second), b, first)
+        case ev.PlayerBanned(seat=int(n)):
+            if game.started:
+                return _away(game, n, True, banned=True)
+            return _seat(game, n, Sitter(bot=game.bots))
+        case ev.GameStarted():
+            return replace(game, started=True)
+        case ev.PlayerWentAway(seat=n):
+            return _away(game, n, True)
+        case ev.PlayerCameBack(seat=n):
+            return _away(game, n, False)
+        case ev.HandScored():
+            seats = tuple(
+                s if s.player is None or s.away else replace(s, counts=_counted(s.counts, n, event))
+                for n, s in enumerate(game.seats)
+            )
+            return replace(game, seats=seats)
+        case ev.GameWon(team=team, score=[us, them]):
+            return replace(game, winner=team, score=(us, them))
+    return game
+
+
+def game_of(events: Iterable[ev.Event]) -> Game | None:
+    game: Game | None = None
+    for e in events:
+        game = next_game(game, e)
+    return game
+
+
+SeatStatus = Literal["rated", "left", "guest", "covered", "bot"]
+
+
+def status_of(s: Sitter) -> SeatStatus:
+    """Why a seat is rated or not. A registered person a bot still covers at the end left the
+    game (stood up, went away and never came back) and is rated as having lost it; one the
+    host banned is covered: counted at their rating, not rated."""
+    if s.player is None:
+        return "bot"
+    if not s.registered:
+        return "guest"
+    if s.banned:
+        return "covered"
+    return "left" if s.away else "rated"
+
+
+class SeatResult(msgspec.Struct, frozen=True):
+    seat: int
+    player: str | None
+    name: str | None
+    status: SeatStatus
+    won: bool  # for a leaver, always False: they are rated as having lost
+    before: Rating  # what the seat counted at
+    after: Rating | None  # None: not rated
+    counts: Counts
+
+
+def counted_at(s: Sitter, known: Mapping[str, Rating]) -> Rating:
+    if s.player is None:
+        return ANCHORS[s.bot or "medium"]
+    if not s.registered:
+        return NEW
+    return known.get(s.player, NEW)
+
+
+def _rated(before: list[Rating], winner: int) -> list[Rating]:
+    """Each seat's rating after its side (seat % 2) won or lost."""
+    sides = [[MODEL.rating(r.mu, r.sigma) for r in before[side::2]] for side in (0, 1)]
+    ranks = [1.0 if side == winner else 2.0 for side in (0, 1)]
+    out = MODEL.rate(sides, ranks=ranks)
+    return [Rating(out[n % 2][n // 2].mu, out[n % 2][n // 2].sigma) for n in range(4)]
+
+
+def rate(game: Game, known: Mapping[str, Rating]) -> list[SeatResult] | None:
+    """Every seat's result of a game won, given the current ratings of registered players
+    (`known`; anyone missing is new); None if the game isn't rated: not won by the rules, or
+    nobody registered is rated in it."""
+    if game.winner is None:
+        return None
+    statuses = [status_of(s) for s in game.seats]
+    if not any(status in ("rated", "left") for status in statuses):
+        return None
+    before = [counted_at(s, known) for s in game.seats]
+    played = _rated(before, game.winner)
+    charged: list[Rating] | None = None
+    out = []
+    for n, (s, status) in enumerate(zip(game.seats, statuses, strict=True)):
+        won = n % 2 == game.winner and status != "left"
+        after: Rating | None = None
+        if status == "rated":
+            after = played[n]
+        elif status == "left":
+            # Rated as the loser of the same game: their partner's result stands as it was.
+            if n % 2 == game.winner:
+                charged = charged or _rated(before, 1 - game.winner)
+                after = charged[n]
+            else:
+                after = played[n]
+        out.append(SeatResult(n, s.player, s.name, status, won, before[n], after, s.counts))
+    return out
+
+
+def versus(game: Game, n: int) -> Level | None:
+    """The bots' level, if seat `n` played against two bots of one level: a game for its
+    record against the computer."""
+    them = [game.seats[(n + 1) % 4], game.seats[(n + 3) % 4]]
+    levels = {s.bot for s in them if s.player is None}
+    if len(levels) == 1 and all(s.player is None for s in them):
+        return levels.pop()
+    return None
+
+
+class Record(msgspec.Struct, frozen=True):
+    """A player's games against two bots of one level, as the table's record shows them."""
+
+    won: int = 0
+    lost: int = 0
+    alone: int = 0  # hands they went alone in and made
+    euchres: int = 0  # euchres their side dealt
+    marches: int = 0
+
+
+class Totals(msgspec.Struct, frozen=True):
+    games: int = 0
+    won: int = 0
+    lost: int = 0
+    alone_made: int = 0
+    marches: int = 0
+    euchres_taken: int = 0
+    euchred: int = 0
+
+
+class Stats(msgspec.Struct, frozen=True):
+    totals: Totals = Totals()
+    records: dict[Level, Record] = {}
+
+
+def counted(stats: Stats, result: SeatResult, vs: Level | None) -> Stats:
+    """A player's stats with one more rated game."""
+    c, t = result.counts, stats.totals
+    records = dict(stats.records)
+    if vs is not None:
+        r = records.get(vs, Record())
+        records[vs] = Record(
+            won=r.won + result.won,
+            lost=r.lost + (not result.won),
+            alone=r.alone + c.alone_made,
+            euchres=r.euchres + c.euchres_taken,
+            marches=r.marches + c.marches,
+        )
+    totals = Totals(
+        games=t.games + 1,
+        won=t.won + result.won,
+        lost=t.lost + (not result.won),
+        alone_made=t.alone_made + c.alone_made,
+        marches=t.marches + c.marches,
+        euchres_taken=t.euchres_taken + c.euchres_taken,
+        euchred=t.euchred + c.euchred,
+    )
+    return Stats(totals=totals, records=records)

@@ -1,0 +1,76 @@
+"""Finished games for the ratings' tests in every folder: played by the rules from a seed,
+with registered people, guests and bots, and appended to a log as the service would."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from domain import commands as cmd
+from domain import deciding, legal
+from domain import events as ev
+from domain.codec import to_record
+from domain.events import Level
+from domain.game import apply
+from domain.state import State
+from infra.eventstore import EventStore, NewEvent
+from projections.ratings import Rating, rate
+from projections.ratings import game_of as facts_of
+
+SEED = "5e" * 32
+# (player, registered) by seat; None: a bot of the table's level
+People = Sequence[tuple[str, bool] | None]
+
+
+def finished_game(
+    code: str, seed: int, people: People, bots: Level = "medium", leaver: int | None = None
+) -> list[ev.Event]:
+    """A game played to its end with random legal moves; the person in seat `leaver` stands
+    up at a random moment. The first person is the host."""
+    host = next(n for n, p in enumerate(people) if p is not None)
+    player, registered = people[host]
+    rng = random.Random(seed)
+    state, events = State(), []
+    commands: list[cmd.Command] = [
+        cmd.OpenTable(
+            code=code,
+            host=player,
+            name=player.title(),
+            seed=SEED,
+            seat=host,
+            bots=bots,
+            registered=registered,
+        )
+    ]
+    for n, p in enumerate(people):
+        if p is not None and n != host:
+            commands.append(cmd.TakeSeat(player=p[0], name=p[0].title(), seat=n, registered=p[1]))
+    commands.append(cmd.StartGame(player=player))
+    for command in commands:
+        state, new = apply(state, command)
+        events += new
+    leaves = rng.randrange(1, 300)
+    while state.status == "playing":
+        if leaver is not None and len(events) >= leaves and not state.seats[leaver].away:
+            command = cmd.LeaveSeat(player=state.seats[leaver].player, seat=leaver)
+        else:
+            d = rng.choice(deciding(state))
+            command = rng.choice(legal(state, d.seat))
+        state, new = apply(state, command)
+        events += new
+    return events
+
+
+async def append_game(store: EventStore, code: str, events: list[ev.Event]) -> None:
+    await store.append(code, 0, [NewEvent(*to_record(e)) for e in events])
+
+
+def rated_in_order(games: Sequence[list[ev.Event]]) -> dict[str, Rating]:
+    """Every registered player's rating after `games` rated one after another: what the
+    ratings follower must arrive at, however it was woken."""
+    known: dict[str, Rating] = {}
+    for events in games:
+        for seat in rate(facts_of(events), known) or []:
+            if seat.after is not None and seat.player is not None:
+                known[seat.player] = seat.after
+    return known
