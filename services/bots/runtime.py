@@ -127,24 +127,19 @@ class BotRuntime:
     def start(self) -> BotRuntime:
         self._thread.start()
         self._on_loop(self._setup())
-        dramatiq.actor(
-            self._bot_turn,
-            broker=self.broker,
-            actor_name=BOT_TURN,
-            queue_name=BOT_QUEUE,
-            max_retries=3,
-            min_backoff=200,
-            max_backoff=2000,
-        )
-        dramatiq.actor(
-            self._rate_games,
-            broker=self.broker,
-            actor_name=RATE_GAMES,
-            queue_name=RATINGS_QUEUE,
-            max_retries=3,
-            min_backoff=200,
-            max_backoff=2000,
-        )
+        for work, name, queue in (
+            (self._bot_turn, BOT_TURN, BOT_QUEUE),
+            (self._rate_games, RATE_GAMES, RATINGS_QUEUE),
+        ):
+            dramatiq.actor(
+                work,
+                broker=self.broker,
+                actor_name=name,
+                queue_name=queue,
+                max_retries=3,
+                min_backoff=200,
+                max_backoff=2000,
+            )
         self._worker = dramatiq.Worker(
             self.broker, worker_threads=self._threads, worker_timeout=WAKE_MS
         )

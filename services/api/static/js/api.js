@@ -41,8 +41,11 @@ function sentence(detail) {
 const t = (code) => `/api/tables/${encodeURIComponent(code)}`;
 
 export const api = {
-  newPlayer: (name) => call('POST', '/api/players', { name }),
+  newPlayer: (name, password) => call('POST', '/api/players', password ? { name, password } : { name }),
+  signIn: (name, password) => call('POST', '/api/sessions', { name, password }),
   whoAmI: () => call('GET', '/api/players/me'),
+  player: (id) => call('GET', `/api/players/${encodeURIComponent(id)}`),
+  leaderboard: (offset, limit) => call('GET', `/api/leaderboard?limit=${limit}&offset=${offset}`),
   logout: () => call('POST', '/api/sessions/logout'),
   waiting: (before) => call('GET', before ? `/api/tables?before=${before}` : '/api/tables'),
   open: (body) => call('POST', '/api/tables', body),

@@ -1,10 +1,13 @@
 // Small DOM helpers: element building, redraw-only-what-changed, and suit marks.
 
+// An element is built before the parent it goes into, so SVG's own are known by name.
+const SVG_TAGS = new Set(['svg', 'use', 'polyline', 'line']);
+
 /** h('button.big', {onclick, 'data-key': 'P'}, 'Pass'): an element with attributes and children. */
 export function h(spec, attrs = {}, ...children) {
   const [tag, ...classes] = spec.split('.');
   const el = document.createElementNS(
-    tag === 'svg' || tag === 'use' ? 'http://www.w3.org/2000/svg' : 'http://www.w3.org/1999/xhtml',
+    SVG_TAGS.has(tag) ? 'http://www.w3.org/2000/svg' : 'http://www.w3.org/1999/xhtml',
     tag || 'div',
   );
   if (classes.length) el.setAttribute('class', classes.join(' '));

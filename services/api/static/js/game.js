@@ -12,6 +12,7 @@ import { me } from './me.js';
 import { go, StatusLine } from './nav.js';
 import { drawPlate, plateKey } from './plates.js';
 import { drawRail, railKey } from './rail.js';
+import { drawRatingLine, ratingBox, settledRatings } from './ratings.js';
 import { nameOf } from './seats.js';
 import { drawSheet, sheetKey } from './sheet.js';
 import { callBanner, defendBanner, outcomeWords } from './words.js';
@@ -35,6 +36,9 @@ export class Game {
     this.lastDealt = null;
     this.dealOpensAt = 0;
     this.dealTimer = null;
+    this.ratings = null;
+    this.ratingsAsked = false;
+    this.ratingsLate = false;
     this.gone = false;
 
     this.plates = [0, 1, 2, 3].map(() => h('div.plate'));
@@ -46,6 +50,7 @@ export class Game {
     this.handEl = h('div.hand', { 'aria-label': 'Your hand' });
     this.sheetEl = h('div.sheet', { role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'sheet-title' });
     this.sheetLayer = h('div.sheet-layer', { hidden: true, 'data-layer': '2' }, this.sheetEl);
+    this.ratingEl = h('p.rating-line', { role: 'status', 'aria-live': 'polite' });
     this.el = h('main.game', {},
       h('div.board', {}, this.feltEl, this.railEl),
       h('div.dock', {}, this.status.el, this.movesEl),
@@ -81,8 +86,22 @@ export class Game {
     }
     this.announce(prev, v);
     this.center.sync(v, prev);
+    if (v.status === 'over') this.followRatings(v);
     this.draw();
     this.planSheet();
+  }
+
+  /** The game's ratings, from the view when they are in it and from asking again until then. */
+  followRatings(v) {
+    if (v.ratings && v.ratings.status !== 'pending') this.ratings = v.ratings;
+    if (this.ratings || this.ratingsAsked) return;
+    this.ratingsAsked = true;
+    settledRatings(v.code, () => !this.gone && !this.ratings).then((ratings) => {
+      if (this.gone || this.ratings) return;
+      this.ratings = ratings;
+      this.ratingsLate = !ratings;
+      this.draw();
+    });
   }
 
   // ---- banners
@@ -136,6 +155,9 @@ export class Game {
     }
     this.drawStatus();
     if (this.sheetOpen && this.parts.changed('sheet', sheetKey(v, host), this.pending, this.dealHeld())) this.drawSheetNow(host);
+    if (v.status === 'over' && this.parts.changed('rating', this.ratings, this.ratingsLate, v.you)) {
+      drawRatingLine(this.ratingEl, v, this.ratings, this.ratingsLate);
+    }
   }
 
   drawStatus(force = false) {
@@ -260,6 +282,7 @@ export class Game {
   drawSheetNow(host) {
     keepFocus(this.sheetEl, () => drawSheet(this.sheetEl, this.v, {
       host,
+      rating: ratingBox(this.ratingEl),
       dealHeld: this.dealHeld() || this.pending,
       pending: this.pending,
       act: {

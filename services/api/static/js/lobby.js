@@ -1,4 +1,5 @@
-// The lobby: pick a name, open a table with house rules, or join one by code or from the list.
+// The lobby: pick a name (with a password, to keep a rating), open a table with house rules,
+// or join one by code or from the list.
 
 import { api } from './api.js';
 import { h, fill, Parts } from './dom.js';
@@ -18,30 +19,59 @@ export function mountLobby(root) {
   let gone = false;
 
   // ---- who you are
-  const nameInput = h('input', { name: 'name', autocomplete: 'nickname', maxlength: 40, placeholder: 'Your name', 'aria-label': 'Your name', required: true });
-  const whoEl = h('section.card-panel.who');
+  const nameInput = h('input', { name: 'name', autocomplete: 'username', maxlength: 40, placeholder: 'Your name', 'aria-label': 'Your name', required: true });
+  const passwordInput = h('input', { type: 'password', name: 'password', autocomplete: 'current-password', minlength: 8, placeholder: 'Optional', 'aria-describedby': 'password-hint' });
+  const signInButton = h('button', { type: 'submit', name: 'sign-in' }, 'Save name');
+  passwordInput.addEventListener('input', () => { signInButton.textContent = passwordInput.value ? 'Sign in' : 'Save name'; });
+  const whoEl = h('form.card-panel.who', {
+    onsubmit: async (event) => {
+      event.preventDefault();
+      signInButton.disabled = true;
+      try {
+        await ensurePlayer(true);
+        drawWho();
+      } catch (err) {
+        status.error(err);
+      } finally {
+        signInButton.disabled = false;
+      }
+    },
+  });
+  let header = bar();
   const drawWho = () => {
     const who = me();
+    // The bar links to the player's record, so it changes with who they are.
+    const fresh = bar();
+    header.replaceWith(fresh);
+    header = fresh;
     if (who) {
       fill(whoEl,
-        h('p.who-line', {}, 'Playing as ', h('strong', {}, who.name)),
-        h('button.link', { type: 'button', onclick: () => { signOut(); drawWho(); nameInput.focus(); } }, 'Change name'));
+        h('p.who-line', {}, 'Playing as ', h('strong', {}, who.name), who.registered ? h('span.chip', {}, 'Rated') : null),
+        h('button.link', { type: 'button', onclick: () => { signOut(); passwordInput.value = ''; drawWho(); nameInput.focus(); } }, who.registered ? 'Sign out' : 'Change name'));
     } else {
       fill(whoEl,
         h('label.field', {}, h('span', {}, 'What should the table call you?'), nameInput),
-        h('p.hint', {}, 'No account needed: a name is enough to play.'));
+        h('label.field', {}, h('span', {}, 'Password'), passwordInput),
+        signInButton,
+        h('p.hint', { id: 'password-hint' }, 'No account needed: a name is enough to play. Add a password (8 characters or more) to register the name and keep a rating; the same name and password sign you in again.'));
     }
   };
 
-  /** Make sure we are a player; a name typed in the box becomes one. */
-  const ensurePlayer = async () => {
+  /** Make sure we are a player; a name typed in the box becomes one, registered with a
+   * password. Signing in from the box is `returning`; opening a table is likelier a first visit. */
+  const ensurePlayer = async (returning = false) => {
     if (me()) return me();
     const name = nameInput.value.trim();
     if (!name) {
       nameInput.focus();
       throw new Error('Type a name first, so the table knows who you are.');
     }
-    return becomePlayer(name);
+    const password = passwordInput.value;
+    if (password && password.length < 8) {
+      passwordInput.focus();
+      throw new Error('A password has 8 characters or more; leave it empty to play as a guest.');
+    }
+    return becomePlayer(name, password, returning);
   };
 
   // ---- open a table
@@ -141,7 +171,7 @@ export function mountLobby(root) {
   };
 
   fill(root,
-    bar(),
+    header,
     h('main.lobby', {},
       h('section.hero', {},
         h('h1', {}, 'The family’s Euchre'),

@@ -1,7 +1,8 @@
 // Who this browser plays as. The token itself lives in an HttpOnly cookie the server sets;
-// this keeps only the id and name, to greet the player and recognise their seat.
+// this keeps only the id, the name and whether it is registered, to greet the player,
+// recognise their seat and link to their record.
 
-import { api } from './api.js';
+import { api, ApiError } from './api.js';
 
 const KEY = 'euchre:me';
 
@@ -14,11 +15,30 @@ export function me() {
   }
 }
 
-export async function becomePlayer(name) {
-  const body = await api.newPlayer(name.trim());
-  const who = { id: body.id, name: body.name };
+/** A guest by `name`; with a password, the registered player of that name: registered now
+ * when it isn't yet, signed in when it is. `returning` says which is likelier, to try first. */
+export async function becomePlayer(name, password = '', returning = false) {
+  const body = password ? await registered(name.trim(), password, returning) : await api.newPlayer(name.trim());
+  const who = { id: body.id, name: body.name, registered: !!password };
   localStorage.setItem(KEY, JSON.stringify(who));
   return who;
+}
+
+async function registered(name, password, returning) {
+  const signIn = () => api.signIn(name, password);
+  const register = () => api.newPlayer(name, password);
+  try {
+    return await (returning ? signIn : register)();
+  } catch (err) {
+    // Signing in finds no such registration (401), or registering finds one already (409).
+    if (err.status !== (returning ? 401 : 409)) throw err;
+  }
+  try {
+    return await (returning ? register : signIn)();
+  } catch (err) {
+    if (err.status !== 401 && err.status !== 409) throw err;
+    throw new ApiError(err.status, `${name} is registered with another password: check it, or pick another name.`, err.body);
+  }
 }
 
 /** The server no longer knows our cookie (a 401): ask for a name again. */
@@ -40,8 +60,8 @@ export async function checkMe() {
   if (!saved) return false;
   try {
     const who = await api.whoAmI();
-    if (who.id === saved.id) return false;
-    localStorage.setItem(KEY, JSON.stringify({ id: who.id, name: who.name }));
+    if (who.id === saved.id && who.registered === !!saved.registered) return false;
+    localStorage.setItem(KEY, JSON.stringify({ id: who.id, name: who.name, registered: who.registered }));
     return true;
   } catch (error) {
     if (error.status !== 401) return false;  // offline: keep what we have

@@ -1,4 +1,5 @@
-// Moving between the lobby and tables, and the bar at the top of every page.
+// Moving between the pages (the lobby, tables, players, the leaderboard), and the bar at the
+// top of every page.
 
 import { h, withSuits } from './dom.js';
 import { me } from './me.js';
@@ -10,14 +11,26 @@ export function go(path) {
 
 export const tableLink = (code) => `${location.origin}/#/t/${code}`;
 
+export const playerPath = (id) => `#/players/${encodeURIComponent(id)}`;
+
 export function bar(...middle) {
   const who = me();
+  const link = (href, text) => h('a.bar-link', { href, 'aria-current': location.hash === href ? 'page' : null }, text);
   return h('header.bar', {},
     h('a.brand', { href: '#/', title: 'Back to the lobby' },
       h('svg.brand-mark', { viewBox: '0 0 100 100', 'aria-hidden': 'true' }, h('use', { href: '#suit-S' })),
       h('span', {}, 'Euchre Tables')),
     h('div.bar-mid', {}, ...middle),
+    h('nav.bar-links', { 'aria-label': 'Ratings' },
+      link('#/leaderboard', 'Leaderboard'),
+      who?.registered ? link(playerPath(who.id), 'My record') : null),
     who ? h('span.bar-me', { title: 'You play as' }, who.name) : null);
+}
+
+/** A page with nothing to show: what is missing, why, and the way back. */
+export function missingPage(title, words) {
+  return h('main.missing', {}, h('h1', {}, title), h('p', {}, words),
+    h('a.button.primary', { href: '#/' }, 'Back to the lobby'));
 }
 
 /** A status line: what is happening, or what went wrong, in one sentence. */

@@ -21,7 +21,11 @@ export const LEVELS = [
   ['hard', 'Hard', 'Counts every card'],
 ];
 
-export const levelName = (level) => (LEVELS.find(([k]) => k === level) || [level, level])[1];
+// Every level a bot plays at: the lobby offers the first three (expert plays as hard for now),
+// and a table opened through the API may have the fourth.
+export const ALL_LEVELS = ['easy', 'medium', 'hard', 'expert'];
+
+export const levelName = (level) => LEVELS.find(([k]) => k === level)?.[1] ?? level.charAt(0).toUpperCase() + level.slice(1);
 
 /** The house rules that differ from the defaults, in words: for the lobby's list. */
 export function ruleChips(settings) {

@@ -1,5 +1,6 @@
 // The result sheet between hands (the call, tricks, points, the score, every hand so far) and
-// at the end of the game (the winners, the final score, a result to share, Play again).
+// at the end of the game (the winners, the final score, the rating change, a result to share,
+// Play again).
 
 import { copyText, fill, h, suitMark, withSuits } from './dom.js';
 import { keycap } from './keys.js';
@@ -34,9 +35,9 @@ function keyButton(label, key, attrs) {
 
 /**
  * Fill `el` with the sheet for view `v`. `act` holds what the buttons do: ready, dealNow,
- * close, playAgain, lobby.
+ * close, playAgain, lobby; `rating` is what the game did to the viewer's rating.
  */
-export function drawSheet(el, v, { host, act, dealHeld = false, pending = false }) {
+export function drawSheet(el, v, { host, act, rating, dealHeld = false, pending = false }) {
   const us = ourTeam(v);
   const o = v.outcome;
   if (v.status === 'over') {
@@ -52,6 +53,7 @@ export function drawSheet(el, v, { host, act, dealHeld = false, pending = false 
         h('span.us', { class: v.winner === us ? 'win' : '' }, h('small', {}, teamName(v, us)), h('b', {}, String(v.score[us]))),
         h('span.dash', {}, '–'),
         h('span.them', { class: v.winner !== us ? 'win' : '' }, h('small', {}, teamName(v, 1 - us)), h('b', {}, String(v.score[1 - us])))),
+      rating,
       h('div.share-box', {}, squares,
         h('button.ghost', { type: 'button', name: 'share', onclick: async (e) => {
           const ok = await copyText(share);

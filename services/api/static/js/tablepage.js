@@ -4,7 +4,7 @@ import { api } from './api.js';
 import { copyText, fill, h } from './dom.js';
 import { Game } from './game.js';
 import { forget } from './me.js';
-import { bar, tableLink } from './nav.js';
+import { bar, missingPage, tableLink } from './nav.js';
 import { Room } from './room.js';
 import { watch } from './stream.js';
 import { HostMenu } from './hostmenu.js';
@@ -105,8 +105,7 @@ export function mountTablePage(root, code) {
     screen?.destroy();
     screen = null;
     root.dataset.view = 'missing';
-    fill(body, h('main.missing', {}, h('h1', {}, title), h('p', {}, words),
-      h('a.button.primary', { href: '#/' }, 'Back to the lobby')));
+    fill(body, missingPage(title, words));
   }
   const banned = () => shut('You’ve been banned from this room.', 'The host asked you to leave: you can’t sit or watch here again.');
 

@@ -1,0 +1,74 @@
+// Ratings in words (a rating, a change, its spread) and the game-over sheet's line saying what
+// the game did to the viewer's own.
+
+import { api } from './api.js';
+import { h, fill, sleep } from './dom.js';
+import { me } from './me.js';
+import { playerPath } from './nav.js';
+
+// A worker rates a game after it ends, usually well within a second; the table's view says
+// "pending" until it has, and nothing is streamed when it does.
+const ASK_EVERY = 500;
+const PATIENCE = 15000;
+
+export const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `\u2212${-n}` : '±0');
+
+/** "1290 → 1302 (+12)", in displayed ratings. */
+export const changeWords = (before, after) => `${before.display} → ${after.display} (${signed(after.display - before.display)})`;
+
+/** The skill the rating is drawn from, and how unsure of it we still are: "1410 ± 36". */
+export const spreadWords = (r) => `${Math.round(r.mu)} ± ${Math.round(r.sigma)}`;
+
+/** The table's ratings once they are in, or null when they aren't within PATIENCE. */
+export async function settledRatings(code, wanted) {
+  const until = Date.now() + PATIENCE;
+  while (wanted() && Date.now() < until) {
+    await sleep(ASK_EVERY);
+    try {
+      const ratings = (await api.table(code)).ratings;
+      if (ratings && ratings.status !== 'pending') return ratings;
+    } catch { /* a moment offline: ask again */ }
+  }
+  return null;
+}
+
+const mineOf = (v, ratings) => ratings?.seats?.find((s) => s.seat === v.you);
+
+/** What the line says, and why, for the viewer's seat; someone watching hears only that the
+ * game wasn't rated at all. */
+function lineFor(v, ratings, late) {
+  if (!ratings || ratings.status === 'pending') {
+    if (v.you === null) return null;
+    return late ? ['late', 'The rating isn’t in yet: it will show on the players’ pages.'] : ['pending', 'Rating…'];
+  }
+  if (ratings.status === 'unrated') return ['unrated', 'Not rated: no registered player'];
+  if (v.you === null) return null;
+  const mine = mineOf(v, ratings);
+  const change = mine?.before && mine?.after ? changeWords(mine.before, mine.after) : '';
+  switch (mine?.status) {
+    case 'rated': return ['rated', `Rating ${change}`];
+    case 'left': return ['left', `You left before the end: rated as a loss${change ? `. Rating ${change}` : ''}`];
+    case 'covered': return ['covered', 'The host gave your seat to a bot: not rated'];
+    case 'guest': return ['guest', 'Guests aren’t rated — register to keep a rating'];
+    default: return null;
+  }
+}
+
+/** Fill the sheet's live line (kept across redraws, so its news is announced when it comes). */
+export function drawRatingLine(el, v, ratings, late) {
+  const line = lineFor(v, ratings, late);
+  el.dataset.rating = line ? line[0] : 'none';
+  fill(el, line ? line[1] : '');
+  const mine = mineOf(v, ratings);
+  if (mine?.before && mine?.after) el.dataset.change = Math.sign(mine.after.display - mine.before.display);
+  else delete el.dataset.change;
+}
+
+/** The line in its box, with the way to the viewer's record and the leaderboard. */
+export function ratingBox(line) {
+  const who = me();
+  return h('div.rating-box', {}, line,
+    h('span.rating-links', {},
+      who?.registered ? h('a', { href: playerPath(who.id) }, 'My record') : null,
+      h('a', { href: '#/leaderboard' }, 'Leaderboard')));
+}
