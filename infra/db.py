@@ -40,12 +40,13 @@ def create_engine(url: str, **options: object) -> AsyncEngine:
     )
 
 
-def migrate(url: str) -> None:
-    """Bring the schema to the newest revision; configured here so no alembic.ini is needed.
+def migrate(url: str, revision: str = "head") -> None:
+    """Bring the schema to `revision` (the newest by default); configured here so no
+    alembic.ini is needed.
 
     Synchronous, as Alembic is; from async code call it through `asyncio.to_thread`.
     """
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     config.attributes["url"] = driver_url(url)
-    command.upgrade(config, "head")
+    command.upgrade(config, revision)

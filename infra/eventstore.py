@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -27,6 +27,7 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from domain.chain import canonical
 from infra.db import conninfo, server_options
 
 CHANNEL = "euchre_events"
@@ -81,6 +82,7 @@ class RecordedEvent(msgspec.Struct, frozen=True):
     command_id: str | None
     at: datetime
     xid: int = 0
+    hash: str = ""  # hex; read with a stream's events only (domain/chain.py)
 
     @property
     def cursor(self) -> Cursor:
@@ -124,14 +126,18 @@ class ConcurrencyConflict(Exception):
 # ends (the function is in migration 0007). The doorbell rings in a statement of its own after
 # the commit: a NOTIFY inside the append would make every append in the database wait for the
 # one before it to flush (PostgreSQL holds a database-wide lock across a notifying commit).
-APPEND_SQL = "SELECT seq, position, duplicate FROM euchre_append(%s, %s, %s, %s::jsonb, %s)"
+APPEND_SQL = (
+    "SELECT seq, position, duplicate FROM euchre_append(%s, %s, %s, %s::jsonb, %s, %s::bytea[])"
+)
 # One notifying transaction for every append a process made while the last one was on its way.
 # A ring is worth nothing after a crash, so its commit doesn't wait for the disk.
 RING_SQL = (
     f"SELECT pg_notify('{CHANNEL}', p), set_config('synchronous_commit', 'off', true) "
     "FROM unnest(%s::text[]) p"
 )
-COLUMNS = "stream, seq, position, type, data, command_id, at, xid::text::bigint"
+COLUMNS = (
+    "stream, seq, position, type, data, command_id, at, xid::text::bigint, encode(hash, 'hex')"
+)
 READ_SQL = f"SELECT {COLUMNS} FROM events WHERE stream = %s AND seq > %s ORDER BY seq"
 SIZE_SQL = "SELECT count(*), count(DISTINCT stream) FROM events"
 LAST_SEQ_SQL = "SELECT coalesce(max(seq), 0) FROM events WHERE stream = %s"
@@ -250,6 +256,10 @@ class EventStore:
             [event.type for event in new],
             msgspec.json.encode([event.data for event in new]).decode(),
             command_id,
+            [
+                canonical(stream, expected_seq + n, event.type, event.data)
+                for n, event in enumerate(new, start=1)
+            ],
         )
         try:
             async with self._pool.connection() as conn:
@@ -325,6 +335,23 @@ class EventStore:
         sql = HELD_BACK_SQL if of_type is None else HELD_BACK_TYPE_SQL[_indexed(of_type)]
         (held,) = await self._row(sql, (str(after.xid), after.position))
         return bool(held)
+
+    async def every_stream(self, batch: int = 5000) -> AsyncIterator[list[RecordedEvent]]:
+        """Each stream's events in seq order, one stream at a time, the whole log read once
+        in order (a cursor on the server, `batch` rows a fetch)."""
+        async with self._pool.connection() as conn, conn.transaction():
+            cursor = conn.cursor("every_stream")
+            cursor.itersize = batch
+            await cursor.execute(f"SELECT {COLUMNS} FROM events ORDER BY stream, seq")
+            stream: list[RecordedEvent] = []
+            async for row in cursor:
+                record = RecordedEvent(*row)
+                if stream and stream[-1].stream != record.stream:
+                    yield stream
+                    stream = []
+                stream.append(record)
+            if stream:
+                yield stream
 
     async def read_streams(
         self, streams: Sequence[str], types: frozenset[str]

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 
 import msgspec
 
+from domain.chain import GENESIS, canonical, link
 from infra.eventstore import (
     START,
     AppendResult,
@@ -49,19 +50,23 @@ class MemoryEventStore:
         if len(log) != expected_seq:
             raise ConcurrencyConflict(stream, expected_seq, len(log))
         at = datetime.now(UTC)
-        recorded = [
-            RecordedEvent(
-                stream=stream,
-                seq=expected_seq + n,
-                position=len(self._all) + n,
-                type=e.type,
-                data=d,
-                command_id=command_id if n == 1 else None,
-                at=at,
-                xid=len(self._appends) + 1,
+        h = bytes.fromhex(log[-1].hash) if log else GENESIS
+        recorded = []
+        for n, (e, d) in enumerate(zip(new, data, strict=True), start=1):
+            h = link(h, canonical(stream, expected_seq + n, e.type, d))
+            recorded.append(
+                RecordedEvent(
+                    stream=stream,
+                    seq=expected_seq + n,
+                    position=len(self._all) + n,
+                    type=e.type,
+                    data=d,
+                    command_id=command_id if n == 1 else None,
+                    at=at,
+                    xid=len(self._appends) + 1,
+                    hash=h.hex(),
+                )
             )
-            for n, (e, d) in enumerate(zip(new, data, strict=True), start=1)
-        ]
         log.extend(recorded)
         self._appends.append(len(self._all))
         self._all.extend(recorded)

@@ -15,10 +15,13 @@ SECRET_FIELDS: dict[str, tuple[str, ...]] = {
 
 
 def public_line(record: Any, game_over: bool) -> dict[str, Any]:
-    """One NDJSON line: seq, type, at, then the event's fields, secrets as null while playing."""
+    """One NDJSON line: seq, type, at, its hash in the chain (domain/chain.py; the hash covers
+    the event as logged, so a line with blanks can't be checked till the game is over), then
+    the event's fields, secrets as null while playing."""
     data = dict(record.data)
     if not game_over:
         for name in SECRET_FIELDS.get(record.type, ()):
             if name in data:
                 data[name] = None
-    return {"seq": record.seq, "type": record.type, "at": record.at.isoformat(), **data}
+    line = {"seq": record.seq, "type": record.type, "at": record.at.isoformat()}
+    return {**line, "hash": record.hash, **data}

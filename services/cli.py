@@ -1,4 +1,5 @@
-"""The one `euchre` command: serve the tables, run workers, rebuild read models, migrate."""
+"""The one `euchre` command: serve the tables, run workers, rebuild read models, migrate, and
+an auditor's export, replay and verify of a table's log."""
 
 from __future__ import annotations
 
@@ -245,6 +246,153 @@ def _rebuild(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def _lines(source: str, settings: Settings) -> list[dict]:
+    """An export's lines: from the file `source` (or stdin for -), else table `source`'s log
+    read from the service's database."""
+    from pathlib import Path
+
+    import msgspec
+
+    if source == "-" or Path(source).is_file():
+        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+        lines = []
+        for n, line in enumerate(text.splitlines(), start=1):
+            if not line.strip():
+                continue
+            try:
+                lines.append(msgspec.json.decode(line))
+            except msgspec.DecodeError:
+                raise Unusable(
+                    f"line {n} of {source} isn't JSON: is it a `euchre export`?"
+                ) from None
+            if not isinstance(lines[-1], dict):
+                raise Unusable(f"line {n} of {source} isn't a JSON object")
+        return lines
+    return _exported(source, settings)
+
+
+def _exported(code: str, settings: Settings) -> list[dict]:
+    import re
+
+    from infra import embedded
+    from infra.eventstore import EventStore
+    from projections.audit import export
+
+    if not re.fullmatch(r"[A-Z0-9-]{4,32}", code):
+        raise Unusable(f"{code!r} is neither a file nor a table's code (4-32 of A-Z, 0-9, -)")
+
+    async def read(url: str) -> list:
+        store = await EventStore.open(url, size=1)
+        try:
+            return await store.read(code)
+        finally:
+            await store.close()
+
+    with embedded.services(settings) as endpoints:
+        records = asyncio.run(read(endpoints.database_url))
+    if not records:
+        raise Unusable(f"there is no table {code}")
+    return export(code, records)
+
+
+def _export(args: argparse.Namespace, settings: Settings) -> int:
+    import msgspec
+
+    lines = _exported(args.code, settings)
+    text = b"".join(msgspec.json.encode(line) + b"\n" for line in lines)
+    if args.output:
+        with open(args.output, "wb") as out:
+            out.write(text)
+    else:
+        sys.stdout.buffer.write(text)
+    return 0
+
+
+def _verify(args: argparse.Namespace, settings: Settings) -> int:
+    from projections.audit import verify
+
+    if args.all:
+        return _verify_all(settings)
+    if args.source is None:
+        raise Unusable("name an export file or a table's code, or give --all")
+    verdict = verify(_lines(args.source, settings), head=args.head)
+    print(textwrap.fill(verdict.summary, 88))
+    return 0 if verdict.ok else 1
+
+
+def _verify_all(settings: Settings) -> int:
+    """Every finished game in the database, verified by as many processes as there are
+    cores, with a progress bar; each failure is named."""
+    import collections
+    import multiprocessing
+    import os
+
+    from tqdm import tqdm
+
+    from infra import embedded
+    from infra.eventstore import EventStore
+
+    async def check(url: str) -> tuple[int, list[str]]:
+        store = await EventStore.open(url, size=1)
+        games, failures = 0, []
+        total, _ = await store.size()
+        ctx = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
+        try:
+            with (
+                tqdm(total=total, desc="log", unit=" events", unit_scale=True) as bar,
+                ctx.Pool(os.cpu_count() or 1) as pool,
+            ):
+                # A few games a process ahead of the verifiers, no more: reading is faster.
+                pending: collections.deque = collections.deque()
+
+                def settle(keep: int) -> None:
+                    while len(pending) > keep:
+                        verdict = pending.popleft().get()
+                        if not verdict.ok:
+                            failures.append(verdict.summary)
+
+                async for records in store.every_stream():
+                    bar.update(len(records))
+                    if records[-1].type == "GameWon":
+                        pending.append(pool.apply_async(_verified, (records,)))
+                        games += 1
+                        settle(16 * (os.cpu_count() or 1))
+                settle(0)
+        finally:
+            await store.close()
+        return games, failures
+
+    with embedded.services(settings) as endpoints:
+        games, failures = asyncio.run(check(endpoints.database_url))
+    for failure in failures:
+        print(failure)
+    print(f"{games - len(failures)} of {games} finished games verified")
+    return 1 if failures else 0
+
+
+def _verified(records: list):
+    from projections.audit import export, verify
+
+    return verify(export(records[0].stream, records))
+
+
+def _replay(args: argparse.Namespace, settings: Settings) -> int:
+    from projections.audit import events_of, verify
+    from projections.narrative import narrate
+
+    lines = _lines(args.source, settings)
+    verdict = verify(lines)
+    if not verdict.ok:  # a story the rules don't agree with would mislead
+        print(textwrap.fill(verdict.summary, 88), file=sys.stderr)
+        return 1
+    events = events_of(lines[1:])
+    assert isinstance(events, list)  # a verified log decodes
+    print("\n".join(narrate(events)))
+    print()
+    print(textwrap.fill(verdict.summary, 88))
+    return 0
+
+
 def _tournament(args: argparse.Namespace, settings: Settings) -> int:
     from services.bots import tournament
 
@@ -322,6 +470,41 @@ def parser() -> argparse.ArgumentParser:
         "them again.",
     )
     rebuild.set_defaults(run=_rebuild)
+    exporting = command(
+        "export",
+        "write a table's log for an auditor",
+        "Write table CODE's log as NDJSON: a header line naming the format and its version, "
+        "then every event as GET /api/tables/{code}/log serves it, each with its hash in the "
+        "chain. Cards and the seed stay blank until the game is over (docs/audit.md).",
+    )
+    exporting.add_argument("code", metavar="CODE", help="the table's code")
+    exporting.add_argument("-o", "--output", metavar="FILE", help="write here, not to stdout")
+    exporting.set_defaults(run=_export)
+    replaying = command(
+        "replay",
+        "tell a finished game hand by hand",
+        "Fold a finished game's log through the rules and tell it hand by hand in plain words: "
+        "the deal, the bids, the turned card's fate, every trick and who took it, the points "
+        "and the score. The log is verified first.",
+    )
+    replaying.add_argument("source", metavar="FILE|CODE", help="an export (- for stdin) or a code")
+    replaying.set_defaults(run=_replay)
+    verifying = command(
+        "verify",
+        "check a finished game's log",
+        "Check a finished game's log: the hash chain link by link, the revealed seed against "
+        "the hash published with it, every deal against the seed's shuffle, every move against "
+        "the rules, and every trick, hand and the game's end against what the rules make of "
+        "the moves. Exits 0 with a summary, or 1 naming the first event that disagrees.",
+    )
+    verifying.add_argument(
+        "source", metavar="FILE|CODE", nargs="?", help="an export (- for stdin) or a code"
+    )
+    verifying.add_argument("--head", metavar="HASH", help="a final hash kept from the game")
+    verifying.add_argument(
+        "--all", action="store_true", help="every finished game in the database, instead"
+    )
+    verifying.set_defaults(run=_verify)
     upgrade = command(
         "migrate",
         "bring the database schema up to date",

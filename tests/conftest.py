@@ -55,18 +55,24 @@ def redis_url(request: pytest.FixtureRequest) -> Iterator[str]:
 
 
 @pytest.fixture
-def database_url(base_database_url: str) -> Iterator[str]:
-    """A fresh, migrated database of the test's own, dropped afterwards."""
+def empty_database_url(base_database_url: str) -> Iterator[str]:
+    """A fresh database of the test's own with no schema yet, dropped afterwards."""
     name = f"test_{uuid4().hex}"
     url = make_url(base_database_url).set(database=name).render_as_string(hide_password=False)
     with psycopg.connect(base_database_url, autocommit=True) as admin:
         admin.execute(f'CREATE DATABASE "{name}"')
     try:
-        migrate(url)
         yield url
     finally:
         with psycopg.connect(base_database_url, autocommit=True) as admin:
             admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+
+
+@pytest.fixture
+def database_url(empty_database_url: str) -> str:
+    """A fresh, migrated database of the test's own, dropped afterwards."""
+    migrate(empty_database_url)
+    return empty_database_url
 
 
 def _rabbitmqctl(*args: str) -> None:

@@ -1,13 +1,19 @@
-"""Reading a table's log as an auditor would, for tests in every folder."""
+"""Reading a table's log as an auditor would, and making one as a store would, for tests in
+every folder."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import UTC, datetime
 from typing import Any
 
+import msgspec
+
 from domain import deciding
-from domain.codec import to_event
+from domain.chain import GENESIS, canonical, link
+from domain.codec import to_event, to_record
 from domain.decider import consequence
+from infra.eventstore import RecordedEvent
 from projections.replay import fold_records
 
 
@@ -27,3 +33,15 @@ def answered_decisions(records: Iterable[Any]) -> list[str]:
             answered.append(pending[seat])
         state = fold_records([r], state)
     return answered
+
+
+def recorded(code: str, events) -> list[RecordedEvent]:
+    """The events as a store would hand them back, hashes and all."""
+    out, h = [], GENESIS
+    at = datetime(2026, 12, 1, tzinfo=UTC)
+    for seq, e in enumerate(events, start=1):
+        kind, data = to_record(e)
+        data = msgspec.json.decode(msgspec.json.encode(data))
+        h = link(h, canonical(code, seq, kind, data))
+        out.append(RecordedEvent(code, seq, seq, kind, data, None, at, 0, h.hex()))
+    return out

@@ -254,8 +254,16 @@ class TableRatings(msgspec.Struct):
 
 
 class ShownView(View, frozen=True, kw_only=True):
-    """A seat's view, and once the game is over each seat's rating change."""
+    """A seat's view, with the log's head, and once the game is over each seat's rating
+    change."""
 
+    head: Annotated[
+        str,
+        msgspec.Meta(
+            description="the hash of the log's last event (docs/audit.md): kept at game over, "
+            "it proves later that the stored log wasn't edited"
+        ),
+    ] = ""
     ratings: TableRatings | None = None
 
 

@@ -19,6 +19,8 @@ from domain import commands as cmd
 from domain.errors import Conflict, NotAllowed
 from domain.state import State
 from infra.players import Player
+from projections import audit
+from projections.audit import Verdict
 from projections.log import public_line
 from services.api.auth import current_player, optional_player
 from services.api.bodies import (
@@ -141,15 +143,17 @@ class TablesController(Controller):
         self, request: Request, code: FromPath[Code], player: NamedDependency[Player | None]
     ) -> ShownView:
         """The caller's view: their seat's if seated, a spectator's otherwise; opening it
-        brings a person whose seat a bot covered back to it. Once the game is over it carries
-        each seat's rating change, `pending` until the ratings worker has rated the game."""
+        brings a person whose seat a bot covered back to it. It carries the log's head, and
+        once the game is over each seat's rating change, `pending` until the ratings worker
+        has rated the game."""
         state = await arrive(request, table_code(code), player)
         shown = seat_view(state, player)
         ratings = None
         if state.status == "over":
             ratings = TableRatings.of(await request.app.state.services.ratings.game(state.code))
+        last = await tables_of(request).store.read(state.code, after_seq=state.seq - 1)
         fields = {name: getattr(shown, name) for name in View.__struct_fields__}
-        return ShownView(**fields, ratings=ratings)
+        return ShownView(**fields, head=last[-1].hash if last else "", ratings=ratings)
 
     @post(
         "/{code:str}/seats/{seat:int}",
@@ -331,3 +335,14 @@ class TablesController(Controller):
         over = any(r.type == "GameWon" for r in records)
         lines = b"".join(msgspec.json.encode(public_line(r, over)) + b"\n" for r in records)
         return Response(lines, media_type="application/x-ndjson")
+
+    @get("/{code:str}/verify", responses=problems(*READ))
+    async def verify(self, request: Request, code: FromPath[Code]) -> Verdict:
+        """What `euchre verify` says of the table's log (docs/audit.md): `ok` with a summary,
+        or the first event that disagrees and how. A game still running can't be checked:
+        its cards are blank until it ends."""
+        code = table_code(code)
+        records = await tables_of(request).store.read(code)
+        if not records:
+            raise Problem(404, f"there is no table {code}", field="code")
+        return audit.verify(audit.export(code, records))

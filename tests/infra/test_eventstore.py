@@ -11,6 +11,7 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from domain.chain import canonical
 from infra.db import driver_url
 from infra.eventstore import (
     START,
@@ -178,7 +179,11 @@ async def test_a_follower_waits_for_an_append_still_committing(
     N+1 and commits first. A follower must not pass N+1 while N may still arrive."""
     async with engine.connect() as slow:
         await slow.execute(
-            text("SELECT * FROM euchre_append('SLOW', 0, ARRAY['Noted'], '[{}]', NULL)")
+            text(
+                "SELECT * FROM euchre_append('SLOW', 0, ARRAY['Noted'], '[{}]', NULL, "
+                "ARRAY[:canonical])"
+            ),
+            {"canonical": canonical("SLOW", 1, "Noted", {})},
         )
         await store.append("FAST", 0, [noted(1)])  # commits while SLOW's append is open
         assert await store.read_all(START) == []

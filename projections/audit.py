@@ -1,0 +1,264 @@
+"""A table's log as an auditor takes it away (the export), and the auditor's check of it
+(docs/audit.md): the hash chain link by link, the server seed against its commitment, every
+deal against the seed's shuffle, every move against the rules' legal moves, and every derived
+event (tricks taken, hands scored or thrown in, the game won) against what the rules make of
+the moves. Pure: lines in, a verdict out.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, Protocol
+
+import msgspec
+
+from domain import events as ev
+from domain.chain import GENESIS, canonical, link
+from domain.codec import to_event
+from domain.decider import consequence, decide, deciding, legal
+from domain.evolve import evolve
+from domain.shuffle import first_dealer, seed_bytes
+from domain.state import State
+from projections.log import public_line
+
+FORMAT = "euchre-log"
+VERSION = 1
+LINE_FIELDS = ("seq", "type", "at", "hash")  # an exported line's own; the rest is the event's
+# Facts about the table and its people: not the rules' to derive, and none moves a card.
+PEOPLE_EVENTS = frozenset(
+    cls.__name__
+    for cls in (
+        ev.SeatTaken,
+        ev.SeatLeft,
+        ev.BotSeated,
+        ev.BotRemoved,
+        ev.SettingsChanged,
+        ev.PlayerWentAway,
+        ev.PlayerCameBack,
+        ev.TableLocked,
+        ev.TableUnlocked,
+        ev.PlayerBanned,
+        ev.SeatsSwapped,
+        ev.SeatsHeld,
+        ev.RematchOffered,
+        ev.ChatSaid,
+        ev.ReactionShown,
+        ev.PlayerMuted,
+        ev.PlayerUnmuted,
+    )
+)
+
+
+class Stored(Protocol):
+    """A logged event as a store returns it."""
+
+    @property
+    def stream(self) -> str: ...
+    @property
+    def seq(self) -> int: ...
+    @property
+    def type(self) -> str: ...
+    @property
+    def data(self) -> dict[str, Any]: ...
+    @property
+    def hash(self) -> str: ...
+
+
+class Header(msgspec.Struct, frozen=True):
+    format: str
+    version: int
+    code: str
+    complete: bool  # the game is over: nothing is blanked
+    events: int
+    head: str  # the last event's hash, hex
+
+
+def export(code: str, records: Sequence[Any]) -> list[dict[str, Any]]:
+    """The header line and every event's line, as GET /api/tables/{code}/log serves them
+    (secrets blank until the game is over), each with its hash."""
+    over = any(r.type == "GameWon" for r in records)
+    header = Header(FORMAT, VERSION, code, over, len(records), records[-1].hash if records else "")
+    return [msgspec.to_builtins(header), *(public_line(r, over) for r in records)]
+
+
+class Problem(msgspec.Struct, frozen=True):
+    seq: int | None  # the first event that disagrees; None: the file as a whole
+    what: str
+
+
+class Verdict(msgspec.Struct, frozen=True):
+    ok: bool
+    code: str | None
+    summary: str  # one paragraph, in words
+    events: int
+    head: str | None
+    problem: Problem | None = None
+
+
+def verify(lines: Iterable[dict[str, Any]], head: str | None = None) -> Verdict:
+    """Check an exported log; `head`, if given, is a final hash kept from the game, which the
+    log must end at."""
+    lines = list(lines)
+    code: str | None = None
+    body = lines[1:]
+
+    def failed(seq: int | None, what: str) -> Verdict:
+        where = "the file" if seq is None else f"event {seq}"
+        whose = "" if code is None else f"table {code}'s "
+        summary = f"Not verified: {whose}{where} {what}."
+        return Verdict(False, code, summary, len(body), None, Problem(seq, what))
+
+    if not lines or lines[0].get("format") != FORMAT:
+        return failed(None, f"must begin with the {FORMAT} header")
+    try:
+        header = msgspec.convert(lines[0], Header)
+    except msgspec.ValidationError as error:
+        return failed(None, f"has a header that isn't valid: {error}")
+    code = header.code
+    if header.version != VERSION:
+        return failed(None, f"is format version {header.version}, not {VERSION}")
+    if not header.complete:
+        return failed(None, "is of a game that isn't over: its cards stay blank until then")
+    if header.events != len(body):
+        return failed(None, f"holds {len(body)} events, not the {header.events} its header says")
+    chain = _chain(code, body)
+    if isinstance(chain, Problem):
+        return failed(chain.seq, chain.what)
+    if header.head != chain:
+        return failed(None, "has a header whose head isn't the last event's hash")
+    if head is not None and head.lower() != chain:
+        return failed(None, f"ends at {chain}, not at the head {head} kept from the game")
+    decoded = events_of(body)
+    if isinstance(decoded, Problem):
+        return failed(decoded.seq, decoded.what)
+    played = _replayed(decoded)
+    if isinstance(played, Problem):
+        return failed(played.seq, played.what)
+    state, counts = played
+    return Verdict(True, code, _summary(code, len(body), chain, state, counts), len(body), chain)
+
+
+def _chain(code: str, body: list[dict[str, Any]]) -> str | Problem:
+    """The log's head, if every line's seq follows the last and its hash covers its contents
+    and the hash before it."""
+    previous = GENESIS
+    for n, line in enumerate(body, start=1):
+        seq = line.get("seq")
+        if seq != n:
+            return Problem(
+                seq if isinstance(seq, int) else None,
+                f"is in place {n}: an event is missing, added or moved",
+            )
+        data = {k: v for k, v in line.items() if k not in LINE_FIELDS}
+        try:
+            stored = bytes.fromhex(line["hash"])
+            expected = link(previous, canonical(code, n, line["type"], data))
+        except (KeyError, TypeError, ValueError):
+            return Problem(n, "has no hash, type or data the chain can read")
+        if stored != expected:
+            return Problem(
+                n, "was changed: its hash doesn't cover its contents and the hash before it"
+            )
+        previous = stored
+    return previous.hex()
+
+
+def events_of(body: list[dict[str, Any]]) -> list[ev.Event] | Problem:
+    """The events of an export's lines (after its header)."""
+    out = []
+    for line in body:
+        data = {k: v for k, v in line.items() if k not in LINE_FIELDS}
+        try:
+            out.append(to_event(line["type"], data))
+        except msgspec.ValidationError as error:
+            return Problem(line["seq"], f"isn't a valid {line['type']}: {error}")
+    return out
+
+
+def _replayed(events: list[ev.Event]) -> tuple[State, Counter[str]] | Problem:
+    """Fold the events through the rules, checking each as it comes: the state at the end, and
+    how many events of each type the rules derived."""
+    if not events or not isinstance(events[0], ev.TableOpened):
+        return Problem(1, "should be TableOpened: every log begins with it")
+    opened = events[0]
+    try:
+        committed = hashlib.sha256(seed_bytes(opened.seed)).hexdigest()
+    except ValueError:
+        return Problem(1, "reveals a seed that isn't 64 lowercase hex digits")
+    if committed != opened.seed_hash:
+        return Problem(1, "reveals a seed that doesn't hash to the seed_hash published with it")
+    state = evolve(State(), opened)
+    derived: Counter[str] = Counter()
+    for seq, e in enumerate(events[1:], start=2):
+        due = consequence(state)
+        kind = type(e).__name__
+        if due is not None:
+            if e != due:
+                return Problem(seq, f"should be {_said(due)} by the rules, not {_said(e)}")
+            derived[kind] += 1
+        elif isinstance(e, ev.GameStarted):
+            started = _started(state, e)
+            if started is not None:
+                return Problem(seq, started)
+        elif kind not in PEOPLE_EVENTS and not _allowed(state, e):
+            # A deal the host called for is still the seed's: say which it should be.
+            moves = list(_moves(state, None))
+            deals = [m for m in moves if isinstance(m, ev.HandDealt)]
+            if isinstance(e, ev.HandDealt) and deals:
+                return Problem(seq, f"should be {_said(deals[0])} by the seed, not {_said(e)}")
+            said = "not a legal move" if moves else "but nobody has a move here"
+            return Problem(seq, f"is {_said(e)}, {said}")
+        state = evolve(state, e)
+    if state.status != "over":
+        return Problem(len(events), "is the last, but the game isn't over")
+    if (due := consequence(state)) is not None:
+        return Problem(len(events), f"is the last, but the rules make {_said(due)} next")
+    return state, derived
+
+
+def _started(state: State, e: ev.GameStarted) -> str | None:
+    """A game starts once, and the seed chooses its first dealer."""
+    if state.status != "waiting":
+        return "starts a game that has started already"
+    dealer = first_dealer(state.seed)
+    if e.first_dealer != dealer:
+        return f"names seat {e.first_dealer} the first dealer; the seed's is seat {dealer}"
+    return None
+
+
+def _allowed(state: State, e: ev.Event) -> bool:
+    """Whether `e` is the first event of a move the rules allow now."""
+    return any(m == e for m in _moves(state, getattr(e, "seat", None)))
+
+
+def _moves(state: State, seat: int | None) -> Iterator[ev.Event]:
+    """The first event of each move the rules allow now (to `seat`, if given), one at a time:
+    most checks stop at the first."""
+    for d in deciding(state):
+        if seat is None or d.seat == seat:
+            for move in legal(state, d.seat):
+                yield decide(state, move)[0]
+
+
+def _said(e: ev.Event) -> str:
+    data = msgspec.to_builtins(e)
+    kind = data.pop("type")
+    fields = ", ".join(f"{k}={v}" for k, v in data.items())
+    return f"{kind}({fields})"
+
+
+def _summary(code: str, events: int, head: str, state: State, derived: Counter[str]) -> str:
+    deals = derived["HandDealt"]
+    team = state.winner
+    score = f"{state.score[0]}–{state.score[1]}"
+    return (
+        f"Verified: table {code}'s {events} events chain unbroken from the first to the head "
+        f"{head}. The server seed revealed at the end hashes to the commitment published when "
+        f"the table opened, and each of the {deals} deals is the seed's shuffle. Every move "
+        f"was one the rules allowed at its turn, and every derived event follows from the "
+        f"moves: {derived['TrickTaken']} tricks taken, {derived['HandScored']} hands scored, "
+        f"{derived['HandThrownIn']} thrown in, and the game won by team {team} "
+        f"(seats {team} and {(team or 0) + 2}), {score}."
+    )

@@ -1,0 +1,121 @@
+"""A finished game told hand by hand in plain words, from its log (`euchre replay`): who sat
+where, each deal, the bids, the turned card's fate, every trick and who took it, the points
+and the score, and what the people did along the way."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from domain import events as ev
+from domain.cards import CODES, SUIT_NAMES, SUITS
+from domain.evolve import evolve
+from domain.state import State
+
+SYMBOLS: dict[str, str] = dict(zip(SUITS, "♠♥♦♣", strict=True))
+
+
+def card(code: str) -> str:
+    rank = "10" if code[0] == "T" else code[0]
+    return f"{rank}{SYMBOLS[code[1]]}"
+
+
+def suit(code: str) -> str:
+    return f"{SUIT_NAMES[list(SYMBOLS).index(code)]} {SYMBOLS[code]}"
+
+
+def who(state: State, seat: int) -> str:
+    s = state.seats[seat]
+    if s.player is None:
+        return f"Bot {seat}"
+    return s.name or f"seat {seat}"
+
+
+def _sitter(state: State, seat: int) -> str:
+    s = state.seats[seat]
+    if s.player is None:
+        return f"Bot {seat} ({s.bot})"
+    return f"{s.name}{'' if s.registered else ' (guest)'}"
+
+
+def side(state: State, team: int) -> str:
+    return f"{who(state, team)} and {who(state, team + 2)}"
+
+
+def narrate(events: Iterable[ev.Event]) -> list[str]:
+    """The game's story, a line at a time."""
+    out: list[str] = []
+    state = State()
+    trick: list[str] = []
+    for e in events:
+        line = _line(state, e, trick)
+        if line:
+            out.append(line)
+        state = evolve(state, e)
+    return out
+
+
+def _line(s: State, e: ev.Event, trick: list[str]) -> str | None:
+    match e:
+        case ev.TableOpened(code=code, bots=bots):
+            return f"Table {code}, bots at {bots}."
+        case ev.GameStarted(first_dealer=dealer):
+            seats = ", ".join(f"seat {n}: {_sitter(s, n)}" for n in range(4))
+            return f"The game starts ({seats}); {who(s, dealer)} deals first."
+        case ev.HandDealt(deal_no=n, dealer=dealer, hands=hands, up=up):
+            dealt = "; ".join(
+                f"{who(s, seat)} {' '.join(card(c) for c in hand)}"
+                for seat, hand in enumerate(hands)
+            )
+            return f"\nDeal {n}: {who(s, dealer)} deals. {dealt}. Turned up: {card(up)}."
+        case ev.FarmerSwapped(seat=seat, gave=gave, got=got):
+            swap = f"{' '.join(card(c) for c in gave)} for {' '.join(card(c) for c in got)}"
+            return f"  {who(s, seat)} has a farmer's hand and swaps {swap} from the kitty."
+        case ev.FarmerKept(seat=seat):
+            return f"  {who(s, seat)} keeps a farmer's hand."
+        case ev.BidPassed(seat=seat, round=r):
+            return f"  {who(s, seat)} passes{'' if r == 1 else ' again'}."
+        case ev.UpCardTurnedDown(suit=down):
+            return f"  The {card(_up(s))} is turned down: {suit(down)} can't be trump."
+        case ev.TrumpOrdered(seat=seat, suit=trump, alone=alone):
+            return f"  {who(s, seat)} orders up {suit(trump)}{' and goes alone' if alone else ''}."
+        case ev.TrumpCalled(seat=seat, suit=trump, alone=alone):
+            return f"  {who(s, seat)} calls {suit(trump)}{' and goes alone' if alone else ''}."
+        case ev.CardBuried(seat=seat, card=buried):
+            return f"  {who(s, seat)} picks up the {card(_up(s))} and buries {card(buried)}."
+        case ev.DefenceChosen(seat=seat, alone=alone):
+            return f"  {who(s, seat)} {'defends alone' if alone else 'defends with a partner'}."
+        case ev.CardPlayed(seat=seat, card=played):
+            trick.append(f"{who(s, seat)} {card(played)}")
+            return None
+        case ev.TrickTaken(winner=winner):
+            cards = ", ".join(trick)
+            trick.clear()
+            return f"  Trick {len(s.tricks) + 1}: {cards}. {who(s, winner)} takes it."
+        case ev.HandScored(team=team, how=how, tricks=tricks, points=points, score=[a, b]):
+            makers = side(s, (s.maker or 0) % 2)
+            said = {
+                "made": f"{makers} made it with {tricks} tricks",
+                "march": f"{makers} took all five tricks",
+                "euchre": f"{makers} were euchred, taking {tricks}",
+            }[how]
+            return f"  {said}: {points} to {side(s, team)}. Score {a}–{b}."
+        case ev.HandThrownIn(deal_no=n):
+            return f"  Nobody calls trump: deal {n} is thrown in."
+        case ev.GameWon(team=team, score=[a, b]):
+            return f"\n{side(s, team)} win the game, {a}–{b}."
+        case ev.PlayerWentAway(seat=seat, reason=reason):
+            why = "stopped answering" if reason == "gone" else "ran out of time"
+            return f"  ({who(s, seat)} {why}; a bot plays for them.)"
+        case ev.PlayerCameBack(seat=seat):
+            return f"  ({who(s, seat)} is back.)"
+        case ev.SeatLeft(seat=seat) if s.status == "playing":
+            return f"  ({who(s, seat)} leaves the table; a bot plays for them.)"
+        case ev.PlayerBanned(seat=int(seat)) if s.status == "playing":
+            return f"  ({who(s, seat)} is banned by the host; a bot plays for them.)"
+        case ev.ChatSaid(name=name, text=text):
+            return f"  {name} says: {text}"
+    return None
+
+
+def _up(s: State) -> str:
+    return CODES[s.up] if s.up is not None else "?"

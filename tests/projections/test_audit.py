@@ -1,0 +1,161 @@
+"""The auditor's check (projections/audit.py): an honest export verifies, and each kind of
+tampering is caught and named: an edited event, one deleted, two reordered, a deal swapped, the
+revealed seed changed; and, where a forger rebuilt the chain, the rules or the kept head."""
+
+from __future__ import annotations
+
+import copy
+
+import msgspec
+import pytest
+from log_kit import recorded
+from rated_kit import finished_game
+
+from domain.chain import GENESIS, canonical, link
+from domain.events import EVENT_TYPES
+from projections.audit import LINE_FIELDS, export, verify
+
+PEOPLE = [("ada", True), ("gus", False), None, None]
+
+
+@pytest.fixture(scope="module")
+def lines() -> list[dict]:
+    """A whole game's export, as an auditor's file would decode."""
+    game = finished_game("AUDIT", 11, PEOPLE, "medium", leaver=0)
+    return msgspec.json.decode(msgspec.json.encode(export("AUDIT", recorded("AUDIT", game))))
+
+
+def rechained(lines: list[dict]) -> list[dict]:
+    """What a forger who edited the log would do next: make every hash fit again."""
+    out, h = [dict(lines[0])], GENESIS
+    for n, line in enumerate(lines[1:], start=1):
+        line = {**line, "seq": n}
+        data = {k: v for k, v in line.items() if k not in LINE_FIELDS}
+        h = link(h, canonical(out[0]["code"], n, line["type"], data))
+        out.append({**line, "hash": h.hex()})
+    out[0]["head"] = h.hex()
+    out[0]["events"] = len(out) - 1
+    return out
+
+
+def where(lines: list[dict], kind: str, nth: int = 0) -> int:
+    """The index in `lines` of the nth event of `kind`."""
+    return [i for i, line in enumerate(lines) if line.get("type") == kind][nth]
+
+
+def test_an_honest_export_verifies(lines):
+    verdict = verify(lines)
+    assert verdict.ok, verdict.summary
+    assert verdict.head == lines[-1]["hash"] == lines[0]["head"]
+    assert verdict.summary.startswith("Verified: table AUDIT's")
+    assert "hands scored" in verdict.summary
+    assert verify(lines, head=lines[-1]["hash"].upper()).ok
+
+
+def test_every_line_has_the_public_logs_fields_and_its_hash(lines):
+    assert lines[0] == {
+        "format": "euchre-log",
+        "version": 1,
+        "code": "AUDIT",
+        "complete": True,
+        "events": len(lines) - 1,
+        "head": lines[-1]["hash"],
+    }
+    assert all(set(LINE_FIELDS) <= set(line) for line in lines[1:])
+
+
+def test_an_edited_event_is_named(lines):
+    edited = copy.deepcopy(lines)
+    n = where(edited, "CardPlayed", 3)
+    edited[n]["card"] = "AS" if edited[n]["card"] != "AS" else "KS"
+    verdict = verify(edited)
+    assert not verdict.ok and verdict.problem.seq == edited[n]["seq"]
+    assert "was changed" in verdict.problem.what
+
+
+def test_a_deleted_event_is_named(lines):
+    n = where(lines, "BidPassed", 1)
+    cut = lines[:n] + lines[n + 1 :]
+    cut[0] = {**cut[0], "events": len(cut) - 1}
+    verdict = verify(cut)
+    assert not verdict.ok and verdict.problem.seq == lines[n + 1]["seq"]
+    assert "missing, added or moved" in verdict.problem.what
+
+
+def test_two_events_reordered_are_named(lines):
+    n = where(lines, "CardPlayed", 5)
+    swapped = list(lines)
+    swapped[n], swapped[n + 1] = swapped[n + 1], swapped[n]
+    verdict = verify(swapped)
+    assert not verdict.ok and verdict.problem.seq == lines[n + 1]["seq"]
+
+
+def test_a_swapped_deal_is_caught_by_the_seed_even_with_the_chain_rebuilt(lines):
+    forged = copy.deepcopy(lines)
+    n = where(forged, "HandDealt", 1)
+    hands = forged[n]["hands"]
+    hands[0], hands[1] = hands[1], hands[0]
+    verdict = verify(forged)
+    assert not verdict.ok and "was changed" in verdict.problem.what
+    verdict = verify(rechained(forged))
+    assert not verdict.ok and verdict.problem.seq == forged[n]["seq"]
+    assert verdict.problem.what.startswith("should be HandDealt(")
+
+
+def test_a_changed_seed_is_caught(lines):
+    forged = copy.deepcopy(lines)
+    forged[1]["seed"] = "00" * 32
+    verdict = verify(rechained(forged))
+    assert not verdict.ok and verdict.problem.seq == 1
+    assert "doesn't hash to the seed_hash" in verdict.problem.what
+
+
+def test_a_forged_score_is_caught_by_the_rules(lines):
+    forged = copy.deepcopy(lines)
+    n = where(forged, "HandScored")
+    forged[n]["points"] += 1
+    verdict = verify(rechained(forged))
+    assert not verdict.ok and verdict.problem.seq == forged[n]["seq"]
+    assert verdict.problem.what.startswith("should be HandScored(")
+
+
+def test_an_illegal_card_is_caught_by_the_rules(lines):
+    """The first card of the game swapped for one the player doesn't hold."""
+    forged = copy.deepcopy(lines)
+    n = where(forged, "CardPlayed")
+    dealt = forged[where(forged, "HandDealt")]
+    held = {c for hand in dealt["hands"] for c in hand}
+    forged[n]["card"] = next(c for c in dealt["kitty"] if c not in held)
+    verdict = verify(rechained(forged))
+    assert not verdict.ok and verdict.problem.seq == forged[n]["seq"]
+    assert "not a legal move" in verdict.problem.what
+
+
+def test_a_rebuilt_chain_doesnt_end_at_the_kept_head(lines):
+    """A chat line slipped in, chain rebuilt: the rules can't object to talk, but the head a
+    player kept from the game no longer matches."""
+    forged = copy.deepcopy(lines)
+    said = {"type": "ChatSaid", "at": lines[2]["at"], "hash": ""}
+    forged.insert(3, {**said, "player": "ada", "seat": 0, "name": "Ada", "text": "I never!"})
+    rebuilt = rechained(forged)
+    assert verify(rebuilt).ok
+    verdict = verify(rebuilt, head=lines[-1]["hash"])
+    assert not verdict.ok and "kept from the game" in verdict.summary
+
+
+def test_a_game_still_running_or_a_strange_file_is_refused(lines):
+    running = finished_game("LIVE", 3, PEOPLE)[:50]
+    live = msgspec.json.decode(msgspec.json.encode(export("LIVE", recorded("LIVE", running))))
+    verdict = verify(live)
+    assert not verdict.ok and "isn't over" in verdict.summary
+    assert not verify([]).ok
+    assert not verify([{"format": "euchre-log", "version": 2}]).ok
+    assert not verify([{**lines[0], "version": 2}, *lines[1:]]).ok
+    cut = [{**lines[0], "events": len(lines) - 41}, *lines[1:-40]]
+    assert "isn't over" in verify(rechained(cut)).problem.what
+
+
+def test_no_event_has_a_field_an_exported_line_keeps_for_itself():
+    """docs/audit.md: an event's data is its line without seq, type, at and hash."""
+    for kind in EVENT_TYPES.values():
+        assert not set(kind.__struct_fields__) & set(LINE_FIELDS), kind.__name__

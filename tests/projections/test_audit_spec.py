@@ -1,0 +1,192 @@
+"""An auditor's verifier written from docs/audit.md and docs/euchre.md alone: plain Python
+(json, hashlib, hmac), none of our code but to make the exports it reads. It checks the chain,
+the seed's commitment, the first dealer, every deal, every trick's winner, every hand's score
+and the game's end. If it disagrees with our engine, one of the pages or the engine is wrong."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+
+import msgspec
+import pytest
+from log_kit import recorded
+from rated_kit import finished_game
+
+from projections.audit import export
+
+DECK = [
+    "9S",
+    "TS",
+    "JS",
+    "QS",
+    "KS",
+    "AS",
+    "9H",
+    "TH",
+    "JH",
+    "QH",
+    "KH",
+    "AH",
+    "9D",
+    "TD",
+    "JD",
+    "QD",
+    "KD",
+    "AD",
+    "9C",
+    "TC",
+    "JC",
+    "QC",
+    "KC",
+    "AC",
+]
+SAME_COLOUR = {"S": "C", "C": "S", "H": "D", "D": "H"}
+
+
+# docs/audit.md "The hash chain" ---------------------------------------------------------------
+
+
+def canonical_bytes(code: str, line: dict) -> bytes:
+    data = {k: v for k, v in line.items() if k not in ("seq", "type", "at", "hash")}
+    obj = {"data": data, "seq": line["seq"], "stream": code, "type": line["type"]}
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def check_chain(header: dict, events: list[dict]) -> None:
+    previous = bytes(32)
+    for n, line in enumerate(events, start=1):
+        assert line["seq"] == n
+        link = hashlib.sha256(previous + canonical_bytes(header["code"], line)).digest()
+        assert link.hex() == line["hash"], f"event {n}'s hash"
+        previous = link
+    assert header["head"] == previous.hex()
+
+
+# docs/euchre.md "The shuffle" -----------------------------------------------------------------
+
+
+def words(seed: str, message: bytes):
+    block = 0
+    while True:
+        digest = hmac.new(bytes.fromhex(seed), message + block.to_bytes(4, "big"), "sha256")
+        raw = digest.digest()
+        for k in range(8):
+            yield int.from_bytes(raw[4 * k : 4 * k + 4], "big")
+        block += 1
+
+
+def draw(stream, m: int) -> int:
+    for w in stream:
+        if w < 2**32 - 2**32 % m:
+            return w % m
+    raise AssertionError
+
+
+def deal(seed: str, n: int, dealer: int) -> tuple[list[list[str]], str, list[str]]:
+    stream = words(seed, b"euchre/deal/" + n.to_bytes(4, "big"))
+    deck = list(DECK)
+    for i in range(23, 0, -1):
+        j = draw(stream, i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    hands: list[list[str]] = [[], [], [], []]
+    for k in range(4):
+        hands[(dealer + 1 + k) % 4] = deck[5 * k : 5 * k + 5]
+    return hands, deck[20], deck[21:]
+
+
+# docs/euchre.md "The cards and the bowers", "Play", "Scoring" --------------------------------
+
+
+def suit_of(card: str, trump: str) -> str:
+    """The left bower belongs to trump."""
+    return trump if card == "J" + SAME_COLOUR[trump] else card[1]
+
+
+def power(card: str, trump: str, led: str) -> int:
+    if card == "J" + trump:
+        return 100
+    if card == "J" + SAME_COLOUR[trump]:
+        return 99
+    order = "9TJQKA"
+    if suit_of(card, trump) == trump:
+        return 50 + order.index(card[0])
+    if suit_of(card, trump) == led:
+        return 10 + order.index(card[0])
+    return 0
+
+
+def trick_winner(plays: list[tuple[int, str]], trump: str) -> int:
+    led = suit_of(plays[0][1], trump)
+    return max(plays, key=lambda p: power(p[1], trump, led))[0]
+
+
+def points(tricks: int, alone: bool, lone_defender: bool) -> tuple[bool, int]:
+    """(the makers scored, how many points)"""
+    if tricks >= 3:
+        return True, (4 if alone else 2) if tricks == 5 else 1
+    return False, 4 if lone_defender else 2
+
+
+# The auditor's whole check --------------------------------------------------------------------
+
+
+def audit(lines: list[dict]) -> dict:
+    header, events = lines[0], lines[1:]
+    assert header["format"] == "euchre-log" and header["version"] == 1 and header["complete"]
+    check_chain(header, events)
+    opened = events[0]
+    assert opened["type"] == "TableOpened"
+    seed = opened["seed"]
+    assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() == opened["seed_hash"]
+    first = draw(words(seed, b"euchre/first-dealer"), 4)
+    score = [0, 0]
+    trump = maker = None
+    alone = lone = False
+    plays: list[tuple[int, str]] = []
+    taken = [0, 0]
+    seen = {"deals": 0, "tricks": 0, "hands": 0}
+    for e in events:
+        kind = e["type"]
+        if kind == "GameStarted":
+            assert e["first_dealer"] == first
+        elif kind == "HandDealt":
+            assert e["dealer"] == (first + e["deal_no"] - 1) % 4
+            assert (e["hands"], e["up"], e["kitty"]) == deal(seed, e["deal_no"], e["dealer"])
+            trump, maker, alone, lone, taken = None, None, False, False, [0, 0]
+            seen["deals"] += 1
+        elif kind in ("TrumpOrdered", "TrumpCalled"):
+            trump, maker, alone = e["suit"], e["seat"], e["alone"]
+        elif kind == "DefenceChosen" and e["alone"]:
+            lone = True
+        elif kind == "CardPlayed":
+            plays.append((e["seat"], e["card"]))
+        elif kind == "TrickTaken":
+            assert e["winner"] == trick_winner(plays, trump)
+            assert e["cards"] == [card for _, card in plays]
+            taken[e["winner"] % 2] += 1
+            plays = []
+            seen["tricks"] += 1
+        elif kind == "HandScored":
+            makers = maker % 2
+            scored, won = points(taken[makers], alone, lone)
+            team = makers if scored else 1 - makers
+            score[team] += won
+            assert (e["maker"], e["trump"], e["tricks"]) == (maker, trump, taken[makers])
+            assert (e["team"], e["points"], e["score"]) == (team, won, score)
+            seen["hands"] += 1
+        elif kind == "GameWon":
+            assert max(score) >= 10 and e["score"] == score
+            assert e["team"] == score.index(max(score))
+    assert events[-1]["type"] == "GameWon" or any(e["type"] == "GameWon" for e in events)
+    return seen
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_pages_alone_reproduce_every_deal_trick_and_score(seed):
+    people = [("ada", True), None, ("bo", False), None] if seed % 2 else [None] * 3 + [("cy", True)]
+    events = finished_game("SPEC", seed, people, "hard", leaver=None)
+    lines = msgspec.json.decode(msgspec.json.encode(export("SPEC", recorded("SPEC", events))))
+    seen = audit(lines)
+    assert seen["deals"] >= 1 and seen["tricks"] >= 5 and seen["hands"] >= 1

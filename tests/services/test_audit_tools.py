@@ -1,0 +1,117 @@
+"""The auditor's tools against a real database: `euchre export`, `euchre verify` and
+`euchre replay`, `GET /api/tables/{code}/verify`, and the view's head."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import psycopg
+import pytest
+from rated_kit import append_game, finished_game
+
+from infra.eventstore import EventStore
+from services.cli import main
+
+PEOPLE = [("ada", True), ("gus", False), None, None]
+
+
+def log_game(database_url: str, code: str, events: list) -> None:
+    async def go() -> None:
+        store = await EventStore.open(database_url, size=1)
+        try:
+            await append_game(store, code, events)
+        finally:
+            await store.close()
+
+    asyncio.run(go())
+
+
+@pytest.fixture
+def finished(database_url: str) -> str:
+    log_game(database_url, "DONE", finished_game("DONE", 8, PEOPLE, "hard", leaver=1))
+    return "DONE"
+
+
+def test_the_verify_route_answers_what_the_cli_says(api, database_url, finished):
+    verdict = api.http.get(f"/api/tables/{finished}/verify").json()
+    assert verdict["ok"] and verdict["problem"] is None
+    assert verdict["summary"].startswith("Verified: table DONE's")
+    log = api.log(finished)
+    assert verdict["head"] == log[-1]["hash"] == api.http.get("/api/tables/DONE").json()["head"]
+    missing = api.http.get("/api/tables/NOPE/verify")
+    assert missing.status_code == 404 and "NOPE" in missing.text
+
+
+def test_a_game_under_way_cant_be_verified_yet(api, database_url):
+    log_game(database_url, "LIVE", finished_game("LIVE", 9, PEOPLE)[:60])
+    verdict = api.http.get("/api/tables/LIVE/verify").json()
+    assert not verdict["ok"] and "isn't over" in verdict["summary"]
+    log = api.log("LIVE")
+    dealt = next(line for line in log if line["type"] == "HandDealt")
+    assert dealt["hands"] is None and dealt["hash"]  # the hash covers what is still blank
+    assert api.http.get("/api/tables/LIVE").json()["head"] == log[-1]["hash"]
+
+
+def test_export_then_verify_and_replay_the_file(
+    database_url, redis_url, finished, tmp_path, monkeypatch, capsys
+):
+    monkeypatch.setenv("EUCHRE_DATABASE_URL", database_url)
+    monkeypatch.setenv("EUCHRE_REDIS_URL", redis_url)
+    path = tmp_path / "done.ndjson"
+    assert main(["export", finished, "-o", str(path)]) == 0
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert lines[0]["format"] == "euchre-log" and lines[0]["version"] == 1
+    assert lines[0]["complete"] and lines[0]["events"] == len(lines) - 1
+    assert main(["verify", str(path), "--head", lines[-1]["hash"]]) == 0
+    assert "Verified: table DONE's" in capsys.readouterr().out
+    assert main(["verify", finished]) == 0  # straight from the database, by its code
+    capsys.readouterr()
+    assert main(["replay", str(path)]) == 0
+    told = capsys.readouterr().out
+    assert "Deal 1:" in told and "Trick 5:" in told and "win the game" in told
+    assert told.count("\nDeal ") == sum(line.get("type") == "HandDealt" for line in lines)
+
+    played = next(n for n, line in enumerate(lines) if line.get("type") == "CardPlayed")
+    lines[played]["card"] = "AS" if lines[played]["card"] != "AS" else "KS"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    assert main(["verify", str(path)]) == 1
+    said = capsys.readouterr().out
+    assert f"event {lines[played]['seq']} was changed" in said
+    assert main(["replay", str(path)]) == 1
+
+
+def test_what_isnt_a_log_is_refused_in_a_sentence(
+    database_url, redis_url, tmp_path, monkeypatch, capsys
+):
+    monkeypatch.setenv("EUCHRE_DATABASE_URL", database_url)
+    monkeypatch.setenv("EUCHRE_REDIS_URL", redis_url)
+    junk = tmp_path / "junk.txt"
+    junk.write_text("not json\n")
+    assert main(["verify", str(junk)]) == 2
+    assert "line 1 of" in capsys.readouterr().err
+    assert main(["verify", "no such file"]) == 2
+    assert "neither a file nor a table's code" in capsys.readouterr().err
+    assert main(["export", "NOPE"]) == 2
+    assert "there is no table NOPE" in capsys.readouterr().err
+
+
+def test_verify_all_checks_every_finished_game_and_names_a_bad_one(
+    database_url, redis_url, monkeypatch, capsys
+):
+    monkeypatch.setenv("EUCHRE_DATABASE_URL", database_url)
+    monkeypatch.setenv("EUCHRE_REDIS_URL", redis_url)
+    for n in range(3):
+        log_game(database_url, f"ALL{n}", finished_game(f"ALL{n}", n, PEOPLE))
+    log_game(database_url, "HALF", finished_game("HALF", 7, PEOPLE)[:30])
+    assert main(["verify", "--all"]) == 0
+    assert "3 of 3 finished games verified" in capsys.readouterr().out
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        conn.execute(
+            "UPDATE events SET data = jsonb_set(data, '{points}', '3') "
+            "WHERE stream = 'ALL1' AND type = 'HandScored'"
+        )
+    assert main(["verify", "--all"]) == 1
+    out = capsys.readouterr().out
+    assert "Not verified: table ALL1's event" in out
+    assert "2 of 3 finished games verified" in out and "was changed" in out
