@@ -24,6 +24,7 @@ class OpenTable(Command, frozen=True, tag="open"):
     settings: dict[str, Any] | None = None
     bots: Level = "medium"
     registered: bool = False
+    contribution: str | None = None  # the host's own seed for the deals, as TakeSeat's
 
 
 class TakeSeat(Command, frozen=True, tag="sit"):
@@ -31,6 +32,7 @@ class TakeSeat(Command, frozen=True, tag="sit"):
     name: str
     seat: int
     registered: bool = False
+    contribution: str | None = None  # the player's seed for the deals, 64 lowercase hex digits
 
 
 class LeaveSeat(Command, frozen=True, tag="stand"):

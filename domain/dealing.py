@@ -17,10 +17,10 @@ from domain.state import State
 
 
 def deal(s: State) -> ev.HandDealt:
-    """The next deal from the table's seed; the deal passes left every time, throw-ins too."""
+    """The next deal from the game's seed; the deal passes left every time, throw-ins too."""
     deal_no = s.deal_no + 1
     dealer = (s.first_dealer + s.deal_no) % 4
-    hands, up, kitty = dealt(s.seed, deal_no, dealer)
+    hands, up, kitty = dealt(s.deal_seed, deal_no, dealer)
     return ev.HandDealt(
         deal_no=deal_no,
         dealer=dealer,

@@ -40,12 +40,14 @@ class TableOpened(Event, frozen=True):
 
 
 class SeatTaken(Event, frozen=True, omit_defaults=True):
-    """`registered`: the name is a registered player's, not a guest's (absent in older logs)."""
+    """`registered`: the name is a registered player's, not a guest's (absent in older logs).
+    `contribution`: the seed the player gave for the deals (64 hex digits), if any."""
 
     seat: int
     player: str
     name: str
     registered: bool = False
+    contribution: str | None = None
 
 
 class SeatLeft(Event, frozen=True):
@@ -127,8 +129,13 @@ class SettingsChanged(Event, frozen=True):
     settings: HouseRules
 
 
-class GameStarted(Event, frozen=True):
+class GameStarted(Event, frozen=True, omit_defaults=True):
+    """`contributions`: by seat, the seeds the players sitting there gave (None for a bot's
+    seat or one that gave none); absent when nobody gave one, and the deals then come from the
+    server's seed alone (domain/shuffle.py `game_seed`)."""
+
     first_dealer: int
+    contributions: list[str | None] | None = None
 
 
 class HandDealt(Event, frozen=True):

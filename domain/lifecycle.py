@@ -16,7 +16,7 @@ from domain.events import LEVELS
 from domain.house_rules import house_rules_from
 from domain.phases import Evolve
 from domain.rematch import kept_for, unheld
-from domain.shuffle import first_dealer, seed_hash
+from domain.shuffle import first_dealer, game_seed, seed_bytes, seed_hash
 from domain.state import Seat, State, seats_with
 
 
@@ -49,12 +49,27 @@ def open_table(s: State, c: cmd.OpenTable) -> list[ev.Event]:
         digest = seed_hash(c.seed)
     except ValueError as e:
         raise IllegalMove(str(e), field="seed") from e
+    _contribution(c.contribution)
     return [
         ev.TableOpened(
             code=c.code, host=c.host, settings=settings, bots=c.bots, seed=c.seed, seed_hash=digest
         ),
-        ev.SeatTaken(seat=c.seat, player=c.host, name=c.name, registered=c.registered),
+        ev.SeatTaken(
+            seat=c.seat,
+            player=c.host,
+            name=c.name,
+            registered=c.registered,
+            contribution=c.contribution,
+        ),
     ]
+
+
+def _contribution(seed: str | None) -> None:
+    if seed is not None:
+        try:
+            seed_bytes(seed)
+        except ValueError as e:
+            raise IllegalMove(f"your {e}", field="seed") from e
 
 
 def take_seat(s: State, c: cmd.TakeSeat) -> list[ev.Event]:
@@ -67,6 +82,7 @@ def take_seat(s: State, c: cmd.TakeSeat) -> list[ev.Event]:
     if s.status == "over":
         raise Conflict("the game is over")
     kept_for(s, c.seat, c.player)
+    _contribution(c.contribution)
     if s.status == "playing":
         if seat.player == c.player and seat.away:
             return [
@@ -79,7 +95,14 @@ def take_seat(s: State, c: cmd.TakeSeat) -> list[ev.Event]:
         raise Conflict(f"seat {c.seat} is taken")
     moved = s.seat_of(c.player)
     out: list[ev.Event] = [] if moved is None else [ev.SeatLeft(seat=moved, player=c.player)]
-    return [*out, ev.SeatTaken(seat=c.seat, player=c.player, name=c.name, registered=c.registered)]
+    taken = ev.SeatTaken(
+        seat=c.seat,
+        player=c.player,
+        name=c.name,
+        registered=c.registered,
+        contribution=c.contribution,
+    )
+    return [*out, taken]
 
 
 def leave_seat(s: State, c: cmd.LeaveSeat) -> list[ev.Event]:
@@ -119,7 +142,16 @@ def start_game(s: State, c: cmd.StartGame) -> list[ev.Event]:
         for n, seat in enumerate(s.seats)
         if seat.player is None and seat.bot is None
     ]
-    return [*bots, ev.GameStarted(first_dealer=first_dealer(s.seed))]
+    return [*bots, started(s)]
+
+
+def started(s: State) -> ev.GameStarted:
+    """The start: the seeds the people seated gave, in seat order, and the first dealer the
+    game's seed chooses."""
+    given = [seat.contribution if seat.player is not None else None for seat in s.seats]
+    contributions = given if any(given) else None
+    dealer = first_dealer(game_seed(s.seed, contributions))
+    return ev.GameStarted(first_dealer=dealer, contributions=contributions)
 
 
 TABLE_COMMANDS: dict[type[cmd.Command], Callable[[State, Any], list[ev.Event]]] = {
@@ -149,7 +181,9 @@ def _taken(s: State, e: ev.SeatTaken) -> State:
     """During a game this is a player sitting back down in their own seat: back from away,
     however they went."""
     if s.status == "waiting":
-        seat = Seat(player=e.player, name=e.name, registered=e.registered)
+        seat = Seat(
+            player=e.player, name=e.name, registered=e.registered, contribution=e.contribution
+        )
         seats = seats_with(s, e.seat, seat)
         return replace(s, seq=s.seq + 1, seats=seats, held=unheld(s, e.seat))
     back = replace(s.seats[e.seat], name=e.name, registered=e.registered, away=False, left=False)
@@ -182,6 +216,7 @@ def _started(s: State, e: ev.GameStarted) -> State:
         seq=s.seq + 1,
         status="playing",
         first_dealer=e.first_dealer,
+        deal_seed=game_seed(s.seed, e.contributions),
         phase="deal",
         held=(None, None, None, None),
     )

@@ -27,6 +27,7 @@ class SeatView(msgspec.Struct, frozen=True):
     away: bool
     registered: bool = False  # a registered player's seat; a guest's or a bot's is not
     left: bool = False  # away until they sit down again (docs/euchre.md "Away and back")
+    seed: str | None = None  # the seed the person gave for the deals (docs/audit.md)
 
 
 class Banned(msgspec.Struct, frozen=True):
@@ -144,7 +145,7 @@ def view(s: State, seat: int | None) -> View:
         you=seat,
         host=s.host,
         seats=[
-            SeatView(n, x.player, x.name, x.bot, x.away, x.registered, x.left)
+            SeatView(n, x.player, x.name, x.bot, x.away, x.registered, x.left, x.contribution)
             for n, x in enumerate(s.seats)
         ],
         settings=msgspec.structs.asdict(s.settings),

@@ -1,4 +1,5 @@
-"""The deal as a pure function of the table's secret seed and the deal number.
+"""The deal as a pure function of the game's seed and the deal number, and the game's seed as
+one of the server's secret seed and the seeds the players gave.
 
 Specified in docs/euchre.md ("The shuffle") closely enough for an auditor to re-implement it:
 HMAC-SHA256 keyed by the seed's 32 bytes gives a stream of 32-bit words, rejection sampling
@@ -10,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import struct
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from domain.cards import CODES
 
@@ -26,6 +27,19 @@ def seed_bytes(seed: str) -> bytes:
 def seed_hash(seed: str) -> str:
     """Published when the table opens, so the seed revealed at the end can be checked."""
     return hashlib.sha256(seed_bytes(seed)).hexdigest()
+
+
+def game_seed(seed: str, contributions: Sequence[str | None] | None) -> str:
+    """The seed every deal of the game comes from: the server's `seed` alone when no player
+    gave one, else HMAC-SHA256 keyed by its bytes over `euchre/players` and, seat by seat,
+    0x00 for a seat that gave none or 0x01 and the seat's 32 bytes. The server committed to
+    its seed before anyone sat down, so it couldn't choose one to suit the players'."""
+    if not contributions or not any(contributions):
+        return seed
+    message = b"euchre/players" + b"".join(
+        b"\x01" + seed_bytes(c) if c else b"\x00" for c in contributions
+    )
+    return hmac.digest(seed_bytes(seed), message, "sha256").hex()
 
 
 def _words(key: bytes, label: bytes) -> Iterator[int]:

@@ -28,7 +28,8 @@ How = Literal["made", "march", "euchre"]
 class Seat(msgspec.Struct, frozen=True, gc=False):
     """`away`: a bot covers the person's seat. `left`: they left by choice, timed out too
     often or were banned, so only sitting down again brings them back (docs/euchre.md "Away
-    and back"); `timeouts` counts this game's."""
+    and back"); `timeouts` counts this game's. `contribution`: the seed the person gave for
+    the deals when they sat down, if any."""
 
     player: str | None = None
     name: str | None = None
@@ -37,6 +38,7 @@ class Seat(msgspec.Struct, frozen=True, gc=False):
     registered: bool = False
     left: bool = False
     timeouts: int = 0
+    contribution: str | None = None
 
     @property
     def is_bot(self) -> bool:
@@ -93,6 +95,7 @@ class State(msgspec.Struct, frozen=True, gc=False):
     bots: Level = "medium"
     seed: str = ""
     seed_hash: str = ""
+    deal_seed: str = ""  # the game's seed, from the start (domain/shuffle.py `game_seed`)
     locked: bool = False
     banned: tuple[tuple[str, str | None], ...] = ()  # (player, name) in the order banned
     held: tuple[str | None, ...] = (None, None, None, None)  # seats kept to play again

@@ -19,7 +19,8 @@ from domain.chain import GENESIS, canonical, link
 from domain.codec import to_event
 from domain.decider import consequence, decide, deciding, legal
 from domain.evolve import evolve
-from domain.shuffle import first_dealer, seed_bytes
+from domain.lifecycle import started
+from domain.shuffle import seed_bytes
 from domain.state import State
 from projections.log import public_line
 
@@ -81,6 +82,11 @@ def export(code: str, records: Sequence[Any]) -> list[dict[str, Any]]:
     over = any(r.type == "GameWon" for r in records)
     header = Header(FORMAT, VERSION, code, over, len(records), records[-1].hash if records else "")
     return [msgspec.to_builtins(header), *(public_line(r, over) for r in records)]
+
+
+def ndjson(lines: Iterable[dict[str, Any]]) -> bytes:
+    """Lines as a file holds them: one JSON object each, newline-terminated."""
+    return b"".join(msgspec.json.encode(line) + b"\n" for line in lines)
 
 
 class Problem(msgspec.Struct, frozen=True):
@@ -219,11 +225,15 @@ def _replayed(events: list[ev.Event]) -> tuple[State, Counter[str]] | Problem:
 
 
 def _started(state: State, e: ev.GameStarted) -> str | None:
-    """A game starts once, and the seed chooses its first dealer."""
+    """A game starts once, with the seeds the people seated gave, and the game's seed
+    chooses its first dealer."""
     if state.status != "waiting":
         return "starts a game that has started already"
-    dealer = first_dealer(state.seed)
-    if e.first_dealer != dealer:
+    expected = started(state)
+    if e.contributions != expected.contributions:
+        return f"names the seats' seeds {e.contributions}; they gave {expected.contributions}"
+    if e.first_dealer != expected.first_dealer:
+        dealer = expected.first_dealer
         return f"names seat {e.first_dealer} the first dealer; the seed's is seat {dealer}"
     return None
 

@@ -296,10 +296,9 @@ def _exported(code: str, settings: Settings) -> list[dict]:
 
 
 def _export(args: argparse.Namespace, settings: Settings) -> int:
-    import msgspec
+    from projections.audit import ndjson
 
-    lines = _exported(args.code, settings)
-    text = b"".join(msgspec.json.encode(line) + b"\n" for line in lines)
+    text = ndjson(_exported(args.code, settings))
     if args.output:
         with open(args.output, "wb") as out:
             out.write(text)

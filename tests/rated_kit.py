@@ -3,6 +3,7 @@ with registered people, guests and bots, and appended to a log as the service wo
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Sequence
 
@@ -26,7 +27,8 @@ def finished_game(
     code: str, seed: int, people: People, bots: Level = "medium", leaver: int | None = None
 ) -> list[ev.Event]:
     """A game played to its end with random legal moves; the person in seat `leaver` stands
-    up at a random moment. The first person is the host."""
+    up at a random moment. The first person is the host; each person gives a seed of their
+    own for the deals."""
     host = next(n for n, p in enumerate(people) if p is not None)
     player, registered = people[host]
     rng = random.Random(seed)
@@ -40,11 +42,16 @@ def finished_game(
             seat=host,
             bots=bots,
             registered=registered,
+            contribution=contribution(code, player),
         )
     ]
     for n, p in enumerate(people):
         if p is not None and n != host:
-            commands.append(cmd.TakeSeat(player=p[0], name=p[0].title(), seat=n, registered=p[1]))
+            given = contribution(code, p[0])
+            sit = cmd.TakeSeat(
+                player=p[0], name=p[0].title(), seat=n, registered=p[1], contribution=given
+            )
+            commands.append(sit)
     commands.append(cmd.StartGame(player=player))
     for command in commands:
         state, new = apply(state, command)
@@ -59,6 +66,11 @@ def finished_game(
         state, new = apply(state, command)
         events += new
     return events
+
+
+def contribution(code: str, player: str) -> str:
+    """The seed a person gives at table `code`: any 64 hex digits will do."""
+    return hashlib.sha256(f"{code}/{player}".encode()).hexdigest()
 
 
 async def append_game(store: EventStore, code: str, events: list[ev.Event]) -> None:

@@ -62,11 +62,26 @@ class HouseRules(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True)
         return msgspec.to_builtins(self)
 
 
+PlayerSeed = Annotated[
+    str,
+    msgspec.Meta(
+        pattern="^[0-9a-f]{64}$",
+        description="your own seed for the deals: 64 lowercase hex digits, mixed with the "
+        "server's at the start (docs/audit.md \"The seed\")",
+    ),
+]
+
+
 class NewTable(msgspec.Struct, forbid_unknown_fields=True):
     code: TableCode | None = None
     settings: HouseRules | None = None
     bots: Level = "medium"
     seat: Seat = 0
+    seed: PlayerSeed | None = None
+
+
+class SitBody(msgspec.Struct, forbid_unknown_fields=True):
+    seed: PlayerSeed | None = None
 
 
 class BotLevel(msgspec.Struct, forbid_unknown_fields=True):

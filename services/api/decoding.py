@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Generator
-from typing import Any, ClassVar
+from typing import Any, ClassVar, get_args
 
 import msgspec
 from litestar.dto import AbstractDTO
@@ -71,8 +71,11 @@ def _check_strings(value: Any, path: str = "") -> None:
 
 
 def decode(body: bytes, kind: Any) -> Any:
-    """`body` as `kind`, or a Problem saying what is wrong with it."""
+    """`body` as `kind`, or a Problem saying what is wrong with it. An empty body is None
+    where `kind` allows it (a body that may be left out)."""
     if not body.strip():
+        if type(None) in get_args(kind):
+            return None
         raise Problem(400, "the body is empty; send a JSON object")
     if _too_deep(body):
         raise Problem(400, f"the body nests deeper than {MAX_DEPTH} levels")

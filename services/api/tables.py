@@ -30,6 +30,7 @@ from services.api.bodies import (
     MoveBody,
     NewTable,
     ShownView,
+    SitBody,
     TableRatings,
     Waiting,
     move_command,
@@ -98,6 +99,7 @@ class TablesController(Controller):
                 seat=data.seat,
                 settings=None if data.settings is None else data.settings.chosen(),
                 bots=data.bots,
+                contribution=data.seed,
             )
             try:
                 state = await tables.execute(code, command)
@@ -167,9 +169,16 @@ class TablesController(Controller):
         code: FromPath[Code],
         seat: FromPath[SeatNo],
         player: NamedDependency[Player],
+        data: JSONBody[SitBody | None] = None,
     ) -> View:
+        """Sit down, or back down in your own seat during a game; the body, if any, gives a
+        seed of your own for the deals."""
         command = cmd.TakeSeat(
-            player=player.id, name=player.name, seat=seat, registered=player.registered
+            player=player.id,
+            name=player.name,
+            seat=seat,
+            registered=player.registered,
+            contribution=None if data is None else data.seed,
         )
         await present(request, table_code(code), player)
         return seat_view(await tables_of(request).execute(table_code(code), command), player)
@@ -333,8 +342,20 @@ class TablesController(Controller):
         if not records:
             raise Problem(404, f"there is no table {code}", field="code")
         over = any(r.type == "GameWon" for r in records)
-        lines = b"".join(msgspec.json.encode(public_line(r, over)) + b"\n" for r in records)
+        lines = audit.ndjson(public_line(r, over) for r in records)
         return Response(lines, media_type="application/x-ndjson")
+
+    @get("/{code:str}/export", media_type="application/x-ndjson", responses=problems(*READ))
+    async def export(self, request: Request, code: FromPath[Code]) -> Response[bytes]:
+        """What `euchre export` writes (docs/audit.md): a header line naming the format and
+        its version, then the log's lines, as a file to keep."""
+        code = table_code(code)
+        records = await tables_of(request).store.read(code)
+        if not records:
+            raise Problem(404, f"there is no table {code}", field="code")
+        lines = audit.ndjson(audit.export(code, records))
+        keep = {"Content-Disposition": f'attachment; filename="{code}.ndjson"'}
+        return Response(lines, media_type="application/x-ndjson", headers=keep)
 
     @get("/{code:str}/verify", responses=problems(*READ))
     async def verify(self, request: Request, code: FromPath[Code]) -> Verdict:

@@ -9,13 +9,15 @@ import struct
 from collections import Counter
 
 import pytest
-from euchre_kit import bot_table, events_of, play_game, random_chooser, seed_of
+from euchre_kit import SEED, bot_table, events_of, play_game, random_chooser, seed_of
 
 from domain import apply, new_game
 from domain import commands as cmd
 from domain import events as ev
 from domain.cards import CODES
+from domain.errors import Refused
 from domain.shuffle import dealt, first_dealer, seed_bytes, seed_hash, shuffled
+from domain.state import State
 
 
 def audit_words(seed: str, label: bytes):
@@ -189,3 +191,71 @@ def test_a_thrown_in_hand_is_followed_by_the_next_dealers_deal():
     assert isinstance(deal, ev.HandDealt)
     assert deal.dealer == (dealer + 1) % 4 == state.dealer
     assert deal.deal_no == deal_no + 1 == state.deal_no
+
+
+def audit_game_seed(seed: str, contributions: list[str | None] | None) -> str:
+    """An auditor's reading of docs/euchre.md "The players' seeds"."""
+    if not contributions or all(c is None for c in contributions):
+        return seed
+    message = b"euchre/players"
+    for c in contributions:
+        message += b"\x00" if c is None else b"\x01" + bytes.fromhex(c)
+    return hmac.new(bytes.fromhex(seed), message, hashlib.sha256).hexdigest()
+
+
+def people_table(seeds: dict[int, str | None]) -> tuple[State, list[ev.Event]]:
+    """A table where the person in each seat of `seeds` sat down giving that seed (the host
+    in the first), bots elsewhere, started."""
+    first, *others = sorted(seeds)
+    commands = [
+        cmd.OpenTable(
+            code="SEEDS",
+            host=f"p{first}",
+            name="P",
+            seed=SEED,
+            seat=first,
+            contribution=seeds[first],
+        ),
+        *(
+            cmd.TakeSeat(player=f"p{n}", name=f"P{n}", seat=n, contribution=seeds[n])
+            for n in others
+        ),
+        cmd.StartGame(player=f"p{first}"),
+    ]
+    state, log = State(), []
+    for c in commands:
+        state, events = apply(state, c)
+        log += events
+    return state, log
+
+
+def test_the_players_seeds_make_the_games_seed_as_the_page_says():
+    given = {0: "11" * 32, 2: "22" * 32}
+    state, log = people_table({0: given[0], 1: None, 2: given[2]})
+    (started,) = events_of(ev.GameStarted, log)
+    assert started.contributions == [given[0], None, given[2], None]
+    expected = audit_game_seed(SEED, started.contributions)
+    assert expected != SEED and state.deal_seed == expected
+    (deal,) = events_of(ev.HandDealt, log)
+    hands, up, kitty = dealt(expected, 1, deal.dealer)
+    assert deal.hands == [[CODES[c] for c in h] for h in hands]
+    assert (deal.up, deal.kitty) == (CODES[up], [CODES[c] for c in kitty])
+    assert started.first_dealer == first_dealer(expected)
+
+
+def test_one_players_seed_changes_the_deal_and_none_leaves_the_servers():
+    _, theirs = people_table({0: "11" * 32})
+    _, others = people_table({0: "12" * 32})
+    _, nobodys = people_table({0: None})
+    deals = [events_of(ev.HandDealt, log)[0].hands for log in (theirs, others, nobodys)]
+    assert deals[0] != deals[1] != deals[2]
+    (started,) = events_of(ev.GameStarted, nobodys)
+    assert started.contributions is None  # the log reads as before players gave seeds
+    assert people_table({0: None})[0].deal_seed == SEED
+
+
+@pytest.mark.parametrize("bad", ["", "AB" * 32, "ab" * 31, "zz" * 32, "ab" * 33])
+def test_a_seed_that_isnt_64_lowercase_hex_digits_is_refused(bad):
+    with pytest.raises(Refused) as refused:
+        people_table({0: "11" * 32, 1: bad})
+    assert refused.value.field == "seed"

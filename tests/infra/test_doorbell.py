@@ -8,6 +8,7 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from domain.chain import canonical
 from infra.db import conninfo
 from infra.doorbell import Doorbell
 from infra.eventstore import APPEND_SQL, EventStore, NewEvent
@@ -28,7 +29,9 @@ async def test_the_doorbell_rings_after_the_append_commits_and_not_before(
         # The store's own append statement, held open in a transaction of ours: nothing may
         # ring while its events can't be read yet.
         async with await psycopg.AsyncConnection.connect(conninfo(database_url)) as conn:
-            await conn.execute(APPEND_SQL, ("T1", 0, ["Noted"], '[{"n": 1}]', None))
+            canonical_bytes = [canonical("T1", 1, "Noted", {"n": 1})]
+            params = ("T1", 0, ["Noted"], '[{"n": 1}]', None, canonical_bytes)
+            await conn.execute(APPEND_SQL, params)
             assert not await wake.wait(0.3)
             await conn.rollback()
 

@@ -159,3 +159,14 @@ def test_no_event_has_a_field_an_exported_line_keeps_for_itself():
     """docs/audit.md: an event's data is its line without seq, type, at and hash."""
     for kind in EVENT_TYPES.values():
         assert not set(kind.__struct_fields__) & set(LINE_FIELDS), kind.__name__
+
+
+def test_a_players_seed_left_out_of_the_start_is_caught(lines):
+    """The server can't drop a player's seed to deal from its own alone."""
+    forged = copy.deepcopy(lines)
+    n = where(forged, "GameStarted")
+    assert forged[n]["contributions"][0] is not None  # Ada gave one
+    forged[n]["contributions"][0] = None
+    verdict = verify(rechained(forged))
+    assert not verdict.ok and verdict.problem.seq == forged[n]["seq"]
+    assert "names the seats' seeds" in verdict.problem.what

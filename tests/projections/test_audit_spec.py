@@ -84,6 +84,16 @@ def draw(stream, m: int) -> int:
     raise AssertionError
 
 
+def game_seed(seed: str, contributions: list | None) -> str:
+    """docs/euchre.md "The players' seeds"."""
+    if not contributions or all(c is None for c in contributions):
+        return seed
+    message = b"euchre/players"
+    for c in contributions:
+        message += b"\x00" if c is None else b"\x01" + bytes.fromhex(c)
+    return hmac.new(bytes.fromhex(seed), message, "sha256").hexdigest()
+
+
 def deal(seed: str, n: int, dealer: int) -> tuple[list[list[str]], str, list[str]]:
     stream = words(seed, b"euchre/deal/" + n.to_bytes(4, "big"))
     deck = list(DECK)
@@ -140,7 +150,7 @@ def audit(lines: list[dict]) -> dict:
     assert opened["type"] == "TableOpened"
     seed = opened["seed"]
     assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() == opened["seed_hash"]
-    first = draw(words(seed, b"euchre/first-dealer"), 4)
+    given: dict[int, str | None] = {}
     score = [0, 0]
     trump = maker = None
     alone = lone = False
@@ -149,7 +159,15 @@ def audit(lines: list[dict]) -> dict:
     seen = {"deals": 0, "tricks": 0, "hands": 0}
     for e in events:
         kind = e["type"]
+        if kind in ("SeatTaken", "SeatLeft", "BotSeated") and "contributions" not in seen:
+            given[e["seat"]] = e.get("contribution") if kind == "SeatTaken" else None
         if kind == "GameStarted":
+            contributions = e.get("contributions")
+            people = [given.get(n) for n in range(4)]
+            assert contributions == (people if any(people) else None)
+            seed = game_seed(seed, contributions)
+            seen["contributions"] = sum(c is not None for c in people)
+            first = draw(words(seed, b"euchre/first-dealer"), 4)
             assert e["first_dealer"] == first
         elif kind == "HandDealt":
             assert e["dealer"] == (first + e["deal_no"] - 1) % 4
@@ -190,3 +208,4 @@ def test_the_pages_alone_reproduce_every_deal_trick_and_score(seed):
     lines = msgspec.json.decode(msgspec.json.encode(export("SPEC", recorded("SPEC", events))))
     seen = audit(lines)
     assert seen["deals"] >= 1 and seen["tricks"] >= 5 and seen["hands"] >= 1
+    assert seen["contributions"] == sum(p is not None for p in people)

@@ -115,3 +115,20 @@ def test_verify_all_checks_every_finished_game_and_names_a_bad_one(
     out = capsys.readouterr().out
     assert "Not verified: table ALL1's event" in out
     assert "2 of 3 finished games verified" in out and "was changed" in out
+
+
+def test_people_give_seeds_of_their_own_as_they_sit_down(api):
+    ada, bo, cy = api.player("Ada"), api.player("Bo"), api.player("Cy")
+    mine, his = "ab" * 32, "cd" * 32
+    opened = ada.ok("POST", "/api/tables", json={"code": "SEEDS", "seed": mine})
+    assert opened["seats"][0]["seed"] == mine
+    assert bo.ok("POST", "/api/tables/SEEDS/seats/1", json={"seed": his})["seats"][1]["seed"] == his
+    assert cy.ok("POST", "/api/tables/SEEDS/seats/2")["seats"][2]["seed"] is None  # none given
+    for bad in ("AB" * 32, "ab" * 31, "xy" * 32, 7):
+        refused = cy.request("POST", "/api/tables/SEEDS/seats/3", json={"seed": bad})
+        assert refused.status_code == 422, refused.text
+        assert refused.json()["field"] == "seed"
+    assert cy.request("POST", "/api/tables/SEEDS/seats/3", json={"seat": 1}).status_code == 422
+    ada.ok("POST", "/api/tables/SEEDS/start")
+    (started,) = [e for e in api.log("SEEDS") if e["type"] == "GameStarted"]
+    assert started["contributions"] == [mine, his, None, None]
