@@ -103,17 +103,33 @@ def _line(s: State, e: ev.Event, trick: list[str]) -> str | None:
             return f"  Nobody calls trump: deal {n} is thrown in."
         case ev.GameWon(team=team, score=[a, b]):
             return f"\n{side(s, team)} win the game, {a}–{b}."
+        case ev.TableLocked():
+            return "  (The host locks the table: nobody new may sit down.)"
+        case ev.TableUnlocked():
+            return "  (The host unlocks the table.)"
         case ev.PlayerWentAway(seat=seat, reason=reason):
             why = "stopped answering" if reason == "gone" else "ran out of time"
             return f"  ({who(s, seat)} {why}; a bot plays for them.)"
         case ev.PlayerCameBack(seat=seat):
             return f"  ({who(s, seat)} is back.)"
+        case ev.SeatTaken(seat=seat) if s.status == "playing":
+            return f"  ({who(s, seat)} sits back down.)"
         case ev.SeatLeft(seat=seat) if s.status == "playing":
             return f"  ({who(s, seat)} leaves the table; a bot plays for them.)"
         case ev.PlayerBanned(seat=int(seat)) if s.status == "playing":
             return f"  ({who(s, seat)} is banned by the host; a bot plays for them.)"
+        case ev.PlayerBanned(name=name, seat=seat):
+            taken = "" if seat is None else f" and loses seat {seat} to a bot"
+            return f"  ({name or 'Someone watching'} is banned by the host{taken}.)"
         case ev.ChatSaid(name=name, text=text):
             return f"  {name} says: {text}"
+        case ev.ReactionShown(name=name, emoji=emoji):
+            return f"  {name} reacts {emoji}"
+        case ev.PlayerMuted(name=name):
+            return f"  (The host mutes {name}.)"
+        case ev.PlayerUnmuted(player=player):
+            names = [x.name for x in s.seats if x.player == player and x.name]
+            return f"  (The host unmutes {names[0] if names else 'someone watching'}.)"
     return None
 
 
