@@ -183,6 +183,10 @@ def _held_back_sql(of_type: str | None = None) -> str:
 
 HELD_BACK_SQL = _held_back_sql()
 HELD_BACK_TYPE_SQL = {t: _held_back_sql(t) for t in INDEXED_TYPES}
+EVERY_STREAM_SQL = (
+    f"SELECT {COLUMNS} FROM events WHERE mod(abs(hashtext(stream)::bigint), %s) = %s "
+    "ORDER BY stream, seq"
+)
 READ_STREAMS_SQL = (
     f"SELECT {COLUMNS} FROM events WHERE stream = ANY(%s) AND type = ANY(%s) ORDER BY stream, seq"
 )
@@ -336,13 +340,17 @@ class EventStore:
         (held,) = await self._row(sql, (str(after.xid), after.position))
         return bool(held)
 
-    async def every_stream(self, batch: int = 5000) -> AsyncIterator[list[RecordedEvent]]:
-        """Each stream's events in seq order, one stream at a time, the whole log read once
-        in order (a cursor on the server, `batch` rows a fetch)."""
+    async def every_stream(
+        self, share: tuple[int, int] = (0, 1), batch: int = 5000
+    ) -> AsyncIterator[list[RecordedEvent]]:
+        """Each stream's events in seq order, one stream at a time, read in one pass (a
+        cursor on the server, `batch` rows a fetch). `share` (k, n): only the streams whose
+        name hashes to k modulo n, so n readers in parallel read each stream once."""
+        k, n = share
         async with self._pool.connection() as conn, conn.transaction():
             cursor = conn.cursor("every_stream")
             cursor.itersize = batch
-            await cursor.execute(f"SELECT {COLUMNS} FROM events ORDER BY stream, seq")
+            await cursor.execute(EVERY_STREAM_SQL, (n, k))
             stream: list[RecordedEvent] = []
             async for row in cursor:
                 record = RecordedEvent(*row)

@@ -320,59 +320,87 @@ def _verify(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _verify_all(settings: Settings) -> int:
-    """Every finished game in the database, verified by as many processes as there are
-    cores, with a progress bar; each failure is named."""
-    import collections
+    """Every finished game in the database, verified by a process per core, each reading its
+    own share of the log, with a progress bar; each failure is named."""
     import multiprocessing
     import os
+    import time
 
     from tqdm import tqdm
 
     from infra import embedded
-    from infra.eventstore import EventStore
-
-    async def check(url: str) -> tuple[int, list[str]]:
-        store = await EventStore.open(url, size=1)
-        games, failures = 0, []
-        total, _ = await store.size()
-        ctx = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
-        try:
-            with (
-                tqdm(total=total, desc="log", unit=" events", unit_scale=True) as bar,
-                ctx.Pool(os.cpu_count() or 1) as pool,
-            ):
-                # A few games a process ahead of the verifiers, no more: reading is faster.
-                pending: collections.deque = collections.deque()
-
-                def settle(keep: int) -> None:
-                    while len(pending) > keep:
-                        verdict = pending.popleft().get()
-                        if not verdict.ok:
-                            failures.append(verdict.summary)
-
-                async for records in store.every_stream():
-                    bar.update(len(records))
-                    if records[-1].type == "GameWon":
-                        pending.append(pool.apply_async(_verified, (records,)))
-                        games += 1
-                        settle(16 * (os.cpu_count() or 1))
-                settle(0)
-        finally:
-            await store.close()
-        return games, failures
 
     with embedded.services(settings) as endpoints:
-        games, failures = asyncio.run(check(endpoints.database_url))
+        url = endpoints.database_url
+        total = asyncio.run(_log_size(url))
+        n = os.cpu_count() or 1
+        read = multiprocessing.get_context("fork").Value("q", 0)
+        pool = multiprocessing.get_context("fork").Pool(n, _verifier, (read,))
+        try:
+            shares = [pool.apply_async(_verify_share, (url, k, n)) for k in range(n)]
+            with tqdm(total=total, desc="log", unit=" events", unit_scale=True) as bar:
+                while not all(share.ready() for share in shares):
+                    time.sleep(0.1)
+                    bar.update(read.value - bar.n)
+                bar.update(read.value - bar.n)
+            results = [share.get() for share in shares]
+        finally:
+            pool.close()
+            pool.join()
+    games = sum(count for count, _ in results)
+    failures = [failure for _, failed in results for failure in failed]
     for failure in failures:
         print(failure)
     print(f"{games - len(failures)} of {games} finished games verified")
     return 1 if failures else 0
 
 
-def _verified(records: list):
+async def _log_size(url: str) -> int:
+    from infra.eventstore import EventStore
+
+    store = await EventStore.open(url, size=1)
+    try:
+        return (await store.size())[0]
+    finally:
+        await store.close()
+
+
+_read = None  # a verifier process's count of events read, shared with the progress bar
+
+
+def _verifier(read) -> None:
+    """A verifying process: the parent's signal handlers (which stop embedded servers) are
+    not its own."""
+    import signal
+
+    global _read
+    _read = read
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _verify_share(url: str, k: int, n: int) -> tuple[int, list[str]]:
+    """Verify the finished games in share `k` of `n`: how many, and each failure's summary."""
+    from infra.eventstore import EventStore
     from projections.audit import export, verify
 
-    return verify(export(records[0].stream, records))
+    async def check() -> tuple[int, list[str]]:
+        store = await EventStore.open(url, size=1)
+        games, failures = 0, []
+        try:
+            async for records in store.every_stream((k, n)):
+                if any(r.type == "GameWon" for r in records):  # talk may follow it
+                    games += 1
+                    verdict = verify(export(records[0].stream, records))
+                    if not verdict.ok:
+                        failures.append(verdict.summary)
+                with _read.get_lock():
+                    _read.value += len(records)
+        finally:
+            await store.close()
+        return games, failures
+
+    return asyncio.run(check())
 
 
 def _replay(args: argparse.Namespace, settings: Settings) -> int:

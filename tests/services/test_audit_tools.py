@@ -10,6 +10,7 @@ import psycopg
 import pytest
 from rated_kit import append_game, finished_game
 
+from domain import events as ev
 from infra.eventstore import EventStore
 from services.cli import main
 
@@ -101,8 +102,10 @@ def test_verify_all_checks_every_finished_game_and_names_a_bad_one(
 ):
     monkeypatch.setenv("EUCHRE_DATABASE_URL", database_url)
     monkeypatch.setenv("EUCHRE_REDIS_URL", redis_url)
+    said = ev.ChatSaid(player="ada", seat=0, name="Ada", text="good game")
     for n in range(3):
-        log_game(database_url, f"ALL{n}", finished_game(f"ALL{n}", n, PEOPLE))
+        talk = [said] if n == 2 else []  # talk after the end is still a finished game
+        log_game(database_url, f"ALL{n}", finished_game(f"ALL{n}", n, PEOPLE) + talk)
     log_game(database_url, "HALF", finished_game("HALF", 7, PEOPLE)[:30])
     assert main(["verify", "--all"]) == 0
     assert "3 of 3 finished games verified" in capsys.readouterr().out
