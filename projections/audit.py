@@ -111,9 +111,11 @@ def verify(lines: Iterable[dict[str, Any]], head: str | None = None) -> Verdict:
     body = lines[1:]
 
     def failed(seq: int | None, what: str) -> Verdict:
-        where = "the file" if seq is None else f"event {seq}"
-        whose = "" if code is None else f"table {code}'s "
-        summary = f"Not verified: {whose}{where} {what}."
+        if seq is None:
+            where = "the file" if code is None else f"the file of table {code}"
+        else:
+            where = f"table {code}'s event {seq}"
+        summary = f"Not verified: {where} {what}."
         return Verdict(False, code, summary, len(body), None, Problem(seq, what))
 
     if not lines or lines[0].get("format") != FORMAT:

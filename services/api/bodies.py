@@ -67,7 +67,7 @@ PlayerSeed = Annotated[
     msgspec.Meta(
         pattern="^[0-9a-f]{64}$",
         description="your own seed for the deals: 64 lowercase hex digits, mixed with the "
-        "server's at the start (docs/audit.md \"The seed\")",
+        'server\'s at the start (docs/audit.md "The seed")',
     ),
 ]
 

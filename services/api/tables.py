@@ -17,7 +17,9 @@ from litestar.params import FromPath, HeaderParameter, JSONBody, Parameter
 from domain import View, view
 from domain import commands as cmd
 from domain.errors import Conflict, NotAllowed
+from domain.room import may_watch
 from domain.state import State
+from infra.eventstore import RecordedEvent
 from infra.players import Player
 from projections import audit
 from projections.audit import Verdict
@@ -335,35 +337,48 @@ class TablesController(Controller):
     async def log(
         self, request: Request, code: FromPath[Code], player: NamedDependency[Player | None]
     ) -> Response[str]:
-        """The table's events as NDJSON; secrets are blank until the game is over."""
-        code = table_code(code)
-        tables = tables_of(request)
-        records = await tables.store.read(code)
-        if not records:
-            raise Problem(404, f"there is no table {code}", field="code")
+        """The table's events as NDJSON, each with its hash; secrets are blank until the game
+        is over. Whoever may watch the table may read it."""
+        records = await _log_for(request, table_code(code), player)
         over = any(r.type == "GameWon" for r in records)
         lines = audit.ndjson(public_line(r, over) for r in records)
         return Response(lines, media_type="application/x-ndjson")
 
-    @get("/{code:str}/export", media_type="application/x-ndjson", responses=problems(*READ))
-    async def export(self, request: Request, code: FromPath[Code]) -> Response[bytes]:
+    @get(
+        "/{code:str}/export",
+        dependencies={"player": Provide(optional_player)},
+        security=OPTIONAL,
+        media_type="application/x-ndjson",
+        responses=problems(*READ),
+    )
+    async def export(
+        self, request: Request, code: FromPath[Code], player: NamedDependency[Player | None]
+    ) -> Response[bytes]:
         """What `euchre export` writes (docs/audit.md): a header line naming the format and
         its version, then the log's lines, as a file to keep."""
         code = table_code(code)
-        records = await tables_of(request).store.read(code)
-        if not records:
-            raise Problem(404, f"there is no table {code}", field="code")
-        lines = audit.ndjson(audit.export(code, records))
+        lines = audit.ndjson(audit.export(code, await _log_for(request, code, player)))
         keep = {"Content-Disposition": f'attachment; filename="{code}.ndjson"'}
         return Response(lines, media_type="application/x-ndjson", headers=keep)
 
-    @get("/{code:str}/verify", responses=problems(*READ))
-    async def verify(self, request: Request, code: FromPath[Code]) -> Verdict:
+    @get(
+        "/{code:str}/verify",
+        dependencies={"player": Provide(optional_player)},
+        security=OPTIONAL,
+        responses=problems(*READ),
+    )
+    async def verify(
+        self, request: Request, code: FromPath[Code], player: NamedDependency[Player | None]
+    ) -> Verdict:
         """What `euchre verify` says of the table's log (docs/audit.md): `ok` with a summary,
         or the first event that disagrees and how. A game still running can't be checked:
         its cards are blank until it ends."""
         code = table_code(code)
-        records = await tables_of(request).store.read(code)
-        if not records:
-            raise Problem(404, f"there is no table {code}", field="code")
-        return audit.verify(audit.export(code, records))
+        return audit.verify(audit.export(code, await _log_for(request, code, player)))
+
+
+async def _log_for(request: Request, code: str, player: Player | None) -> list[RecordedEvent]:
+    """The table's log, for whoever may watch it (a private table's is its players' alone)."""
+    state = await tables_of(request).load(code)
+    may_watch(state, None if player is None else player.id)
+    return await tables_of(request).store.read(code)

@@ -3,6 +3,9 @@ closes the tab mid-hand is covered by a bot and plays again when they come back.
 
 from __future__ import annotations
 
+import json
+
+import httpx
 from browser_kit import GAME, make_move, open_person, sign_in_and_open
 from playwright.sync_api import expect
 
@@ -162,3 +165,25 @@ def test_the_host_bans_during_the_game_from_the_host_menu(browser, server):
     expect(bo.page.locator("main.missing h1")).to_have_text("You’ve been banned from this room.")
     expect(bo.page.locator(".host-menu")).to_be_hidden()
     ada.assert_no_errors()
+
+
+def test_each_person_sits_down_with_a_seed_made_in_their_browser(browser, server):
+    """docs/audit.md "The seed": the page makes a seed, shows it, and the start mixes it in."""
+    ada, bo, _ = host_and_guest(browser, server, seat=1)
+    code = ada.page.locator(".table-code strong").inner_text()
+    shown = {}
+    for person, seat in ((ada, 0), (bo, 1)):
+        label = person.page.locator(f".seat-card[data-seat='{seat}'] .seed")
+        expect(label).to_contain_text("Your seed")
+        shown[seat] = label.get_attribute("title").rsplit(" ", 1)[-1]
+    ada.page.click("button[name=start]")
+    expect(ada.page.locator(GAME)).to_have_attribute("data-status", "playing")
+    served = httpx.get(f"{server}/api/tables/{code}/log").text
+    log = [json.loads(line) for line in served.splitlines()]
+    given = {e["seat"]: e.get("contribution") for e in log if e["type"] == "SeatTaken"}
+    assert given == shown and len(set(shown.values())) == 2
+    assert all(len(s) == 64 and int(s, 16) >= 0 for s in shown.values())
+    (started,) = [e for e in log if e["type"] == "GameStarted"]
+    assert started["contributions"] == [shown[0], shown[1], None, None]
+    ada.assert_no_errors()
+    bo.assert_no_errors()

@@ -135,3 +135,16 @@ def test_people_give_seeds_of_their_own_as_they_sit_down(api):
     ada.ok("POST", "/api/tables/SEEDS/start")
     (started,) = [e for e in api.log("SEEDS") if e["type"] == "GameStarted"]
     assert started["contributions"] == [mine, his, None, None]
+
+
+def test_a_private_tables_log_is_its_players_alone(api):
+    """House rule `spectators` off: the log, the export and the check answer as the view does."""
+    ada, eve = api.player("Ada"), api.player("Eve")
+    ada.ok("POST", "/api/tables", json={"code": "QUIET", "settings": {"spectators": "off"}})
+    for path in ("log", "export", "verify"):
+        assert ada.request("GET", f"/api/tables/QUIET/{path}").status_code == 200, path
+        refused = eve.request("GET", f"/api/tables/QUIET/{path}")
+        assert refused.status_code == 403, path
+        assert "spectators" in refused.json()["detail"]
+        assert api.http.get(f"/api/tables/QUIET/{path}").status_code == 403  # nobody signed in
+    assert api.http.get("/api/tables/NONE/export").status_code == 404

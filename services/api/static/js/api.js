@@ -1,5 +1,7 @@
 // The HTTP contract (docs: /schema): every call, and problem+json errors turned into sentences.
 
+import { newSeed } from './seed.js';
+
 export class ApiError extends Error {
   constructor(status, detail, body = null) {
     super(detail);
@@ -8,8 +10,9 @@ export class ApiError extends Error {
   }
 }
 
-export async function call(method, path, body) {
-  const init = { method, credentials: 'same-origin', headers: { Accept: 'application/json' } };
+/** The answer's text; a refusal, or no answer at all, as an ApiError in words. */
+async function answer(method, path, body, accept = 'application/json') {
+  const init = { method, credentials: 'same-origin', headers: { Accept: accept } };
   if (body !== undefined) {
     init.headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body);
@@ -21,13 +24,26 @@ export async function call(method, path, body) {
     throw new ApiError(0, 'Can’t reach the server. Check your connection and try again.');
   }
   const text = await response.text();
-  let data = null;
-  try { data = text ? JSON.parse(text) : null; } catch { data = null; }
   if (!response.ok) {
+    const data = parsed(text);
     const detail = data?.detail || `${response.status} ${response.statusText}`;
     throw new ApiError(response.status, sentence(detail), data);
   }
-  return data;
+  return text;
+}
+
+function parsed(text) {
+  try { return text ? JSON.parse(text) : null; } catch { return null; }
+}
+
+export async function call(method, path, body) {
+  return parsed(await answer(method, path, body));
+}
+
+/** An NDJSON answer (a table's log): each line's object, in order. */
+async function lines(path) {
+  const text = await answer('GET', path, undefined, 'application/x-ndjson');
+  return text.split('\n').filter(Boolean).map((line) => JSON.parse(line));
 }
 
 /** The server's details are lower-case fragments ("you must follow hearts"); show a sentence. */
@@ -48,9 +64,12 @@ export const api = {
   leaderboard: (offset, limit) => call('GET', `/api/leaderboard?limit=${limit}&offset=${offset}`),
   logout: () => call('POST', '/api/sessions/logout'),
   waiting: (before) => call('GET', before ? `/api/tables?before=${before}` : '/api/tables'),
-  open: (body) => call('POST', '/api/tables', body),
+  open: (body) => call('POST', '/api/tables', { ...body, seed: newSeed() }),
   table: (code) => call('GET', t(code)),
-  sit: (code, seat) => call('POST', `${t(code)}/seats/${seat}`),
+  log: (code) => lines(`${t(code)}/log`),
+  verify: (code) => call('GET', `${t(code)}/verify`),
+  exportUrl: (code) => `${t(code)}/export`,
+  sit: (code, seat) => call('POST', `${t(code)}/seats/${seat}`, { seed: newSeed() }),
   stand: (code, seat) => call('DELETE', `${t(code)}/seats/${seat}`),
   bot: (code, seat, level) => call('PUT', `${t(code)}/seats/${seat}/bot`, { level }),
   settings: (code, changes) => call('PATCH', `${t(code)}/settings`, changes),

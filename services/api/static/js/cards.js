@@ -93,9 +93,10 @@ export function cardFace(card, { trump = null, tag = 'div', attrs = {}, cls = ''
   return el;
 }
 
-/** A small inline card for text and the rail: "J" and a suit mark. */
-export function miniCard(card) {
+/** A small inline card for text and the rail: "J" and a suit mark; named as a bower once
+ * `trump` is known. */
+export function miniCard(card, trump = null) {
   if (!card) return h('span.mini.back', { 'aria-label': 'a card, face down' });
-  return h(`span.mini.${isRed(suitOf(card)) ? 'red' : 'black'}`, { 'data-card': card, 'aria-label': cardName(card) },
+  return h(`span.mini.${isRed(suitOf(card)) ? 'red' : 'black'}`, { 'data-card': card, 'aria-label': cardName(card, trump) },
     h('b', {}, rankLabel(card)), suitMark(suitOf(card)));
 }

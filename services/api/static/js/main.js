@@ -1,5 +1,5 @@
-// Euchre Tables in the browser: the lobby at #/, a table at #/t/CODE, a player at
-// #/players/ID and the leaderboard at #/leaderboard.
+// Euchre Tables in the browser: the lobby at #/, a table at #/t/CODE and its game's record at
+// #/t/CODE/record, a player at #/players/ID and the leaderboard at #/leaderboard.
 
 import { fill } from './dom.js';
 import { installKeys } from './keys.js';
@@ -7,9 +7,10 @@ import { mountLeaderboard } from './leaderboard.js';
 import { mountLobby } from './lobby.js';
 import { checkMe } from './me.js';
 import { mountProfile } from './profile.js';
+import { mountRecord } from './record.js';
 import { mountTablePage } from './tablepage.js';
 
-const TABLE = /^t\/([A-Za-z0-9-]{4,32})$/;
+const TABLE = /^t\/([A-Za-z0-9-]{4,32})(\/record)?$/;
 const PLAYER = /^players\/([A-Za-z0-9_-]{1,64})$/;
 
 const app = document.getElementById('app');
@@ -24,9 +25,10 @@ function route() {
   fill(app);
   window.scrollTo(0, 0);
   if (table) {
-    const code = table[1].toUpperCase();
-    if (table[1] !== code) { location.replace(`#/t/${code}`); return; }
-    unmount = mountTablePage(app, code);
+    const [, given, record] = table;
+    const code = given.toUpperCase();
+    if (given !== code) { location.replace(`#/t/${code}${record ?? ''}`); return; }
+    unmount = record ? mountRecord(app, code) : mountTablePage(app, code);
   } else if (player) {
     unmount = mountProfile(app, player[1]);
   } else if (hash === 'leaderboard') {

@@ -1,5 +1,5 @@
-// Moving between the pages (the lobby, tables, players, the leaderboard), and the bar at the
-// top of every page.
+// Moving between the pages (the lobby, tables and their records, players, the leaderboard),
+// and the bar at the top of every page.
 
 import { h, withSuits } from './dom.js';
 import { me } from './me.js';
@@ -12,6 +12,8 @@ export function go(path) {
 export const tableLink = (code) => `${location.origin}/#/t/${code}`;
 
 export const playerPath = (id) => `#/players/${encodeURIComponent(id)}`;
+
+export const recordPath = (code) => `#/t/${encodeURIComponent(code)}/record`;
 
 export function bar(...middle) {
   const who = me();

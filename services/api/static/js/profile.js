@@ -1,11 +1,11 @@
 // A player's page: their rating and how it has moved, their counts, their record against each
-// level of bot, and their latest games with the way to each one's log.
+// level of bot, and their latest games with the way to each one's record and log.
 
 import { api } from './api.js';
 import { fill, h } from './dom.js';
 import { ratingChart } from './chart.js';
 import { me } from './me.js';
-import { bar, missingPage } from './nav.js';
+import { bar, missingPage, recordPath } from './nav.js';
 import { changeWords, spreadWords } from './ratings.js';
 import { ALL_LEVELS, levelName } from './rules.js';
 
@@ -100,5 +100,6 @@ function recent(games) {
         h('td.change', {}, changeWords(g.before, g.after)),
         h('td.links', {},
           h('a', { href: `#/t/${encodeURIComponent(g.code)}`, title: 'The table as it ended' }, g.code),
+          h('a', { href: recordPath(g.code), 'aria-label': `The record of ${g.code}` }, 'Record'),
           h('a', { href: g.log, 'aria-label': `The log of ${g.code}` }, 'Log')))))) : h('p.empty', {}, 'No rated games yet.'));
 }

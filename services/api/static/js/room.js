@@ -138,6 +138,7 @@ export class Room {
         h('span.tags', {},
           s.player && s.player === v.host ? h('span.tag', {}, 'Host') : null,
           state === 'bot' ? h('span.tag.bot', {}, `${levelName(s.bot)} bot`) : null),
+        mine && s.seed ? h('span.seed', { title: `Your seed for the deals: ${s.seed}` }, `Your seed ${s.seed.slice(0, 8)}…`) : null,
         h('span.seat-buttons', {}, buttons));
     };
     const levelPicker = host ? h('label.level-pick', {}, h('span', {}, 'Bots added'),

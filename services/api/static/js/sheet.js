@@ -1,9 +1,10 @@
 // The result sheet between hands (the call, tricks, points, the score, every hand so far) and
 // at the end of the game (the winners, the final score, the rating change, a result to share,
-// Play again).
+// the way to the game's record, Play again).
 
 import { copyText, fill, h, suitMark, withSuits } from './dom.js';
 import { keycap } from './keys.js';
+import { recordPath } from './nav.js';
 import { nameOf, ourTeam, teamMembers, teamName, teamOf } from './seats.js';
 import { outcomeWords, pointsWords, shareText } from './words.js';
 
@@ -65,6 +66,7 @@ export function drawSheet(el, v, { host, act, rating, dealHeld = false, pending 
         host ? keyButton('Play again', 'N', { class: 'primary big', name: 'again', onclick: act.playAgain, disabled: pending || !!v.again })
           : v.again && v.you !== null ? keyButton('Join the new table', 'N', { class: 'primary big', name: 'join-again', onclick: act.joinAgain })
             : h('p.hint', {}, 'The host can open a new table with the same rules: you’ll be invited.'),
+        h('a.button', { href: recordPath(v.code) }, 'Game record'),
         h('a.button', { href: '#/' }, 'Lobby'),
         keyButton('See the table', 'Esc', { class: 'ghost', onclick: act.close })));
     return;

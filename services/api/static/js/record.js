@@ -1,0 +1,202 @@
+// A finished game's record, for a player or an auditor: who sat where and how it ended, every
+// deal from the log (each seat's cards, the bids, the call, every trick and the points), what
+// the server's check of the log found, the final head to keep and the log to take away
+// (docs/audit.md). A game still running has no record yet: its cards stay blank in the log
+// until the end, so the page says so and asks for none of it.
+
+import { api } from './api.js';
+import { miniCard, sortHand } from './cards.js';
+import { dealOf, readDeals } from './deals.js';
+import { copyText, fill, h, withSuits } from './dom.js';
+import { bar, missingPage } from './nav.js';
+import { levelName, ruleChips } from './rules.js';
+import { nameOf, teamName } from './seats.js';
+import { bidWords, NUMBERS, pointsWords } from './words.js';
+
+const HOW = { made: 'Made', march: 'March', euchre: 'Euchred' };
+
+const ASIDES = {
+  PlayerWentAway: (a) => (a.reason === 'timeout' ? 'ran out of time: a bot played for them' : 'stopped answering: a bot played for them'),
+  PlayerCameBack: () => 'came back to their seat',
+  SeatLeft: () => 'left the table: a bot played for them',
+  PlayerBanned: () => 'was banned by the host: a bot played for them',
+};
+
+export function mountRecord(root, code) {
+  root.dataset.view = 'loading';
+  let gone = false;
+  const body = h('div.page', {}, h('p.boot', {}, 'Fetching the game’s record…'));
+  fill(root, bar(h('span.table-code', {}, 'Table ', h('strong', { 'data-code': code }, code))), body);
+  const failed = (err) => {
+    if (gone) return;
+    root.dataset.view = 'missing';
+    fill(body, err.status === 404 ? missingPage(`There is no table ${code}`, 'The link may be mistyped, or the table long gone.')
+      : missingPage('That record can’t be shown', err.message));
+  };
+  api.table(code).then((v) => {
+    if (gone) return;
+    if (v.status !== 'over') {
+      fill(body, notYet(code));
+      root.dataset.view = 'record-pending';
+      return;
+    }
+    Promise.all([api.log(code), api.verify(code)]).then(([lines, verdict]) => {
+      if (gone) return;
+      fill(body, record(v, lines, verdict));
+      root.dataset.view = 'record';
+    }, failed);
+  }, failed);
+  return () => { gone = true; };
+}
+
+function notYet(code) {
+  return h('main.missing.record-pending', {},
+    h('h1', {}, 'The record opens when the game is over'),
+    h('p', {}, 'Until the last hand is scored the log keeps everyone’s cards face down, so nobody learns one early. At game over this page shows every deal card by card, the check of the log, and the log to download.'),
+    h('a.button.primary', { href: `#/t/${encodeURIComponent(code)}` }, 'Back to the table'));
+}
+
+function record(v, lines, verdict) {
+  // Told by names, as to someone watching, whoever reads it: a record has no "us".
+  const told = { ...v, you: null };
+  const deals = readDeals(lines);
+  const wrong = verdict.problem?.seq ? dealOf(deals, verdict.problem.seq) : null;
+  return h('main.record', { 'data-code': v.code },
+    h('div.record-top', {}, game(v, told), audit(v, lines, verdict, wrong)),
+    h('section.record-deals', { 'aria-labelledby': 'deals-title' },
+      h('h2', { id: 'deals-title' }, `Hand by hand: ${deals.length} ${deals.length === 1 ? 'deal' : 'deals'}`),
+      deals.map((d) => deal(told, d, d === wrong))));
+}
+
+function game(v, told) {
+  const chips = ruleChips(v.settings);
+  return h('section.card-panel.record-game', { 'aria-labelledby': 'record-title' },
+    h('span.kicker', {}, 'Game record'),
+    h('h1', { id: 'record-title' }, `Table ${v.code}`),
+    h('p.winners', {}, `${teamName(told, v.winner)} beat ${teamName(told, 1 - v.winner)}, ${v.score[v.winner]}–${v.score[1 - v.winner]}.`),
+    h('div.record-teams', {}, [0, 1].map((team) => h('section.record-team', { 'data-team': team, class: team === v.winner ? 'won' : null, 'aria-label': `Team ${team}` },
+      h('p.team-line', {}, h('span', {}, `Team ${team}`), h('strong', {}, team === v.winner ? 'Won' : 'Lost'), h('b.team-score', {}, String(v.score[team]))),
+      h('ul.team-seats', {}, [team, team + 2].map((seat) => sitter(v, told, seat)))))),
+    h('p.record-rules', {}, 'House rules: ', chips.length ? chips.map((c) => h('span.chip', {}, c)) : 'the usual ones.'),
+    h('p.hint', {}, 'Seats and teams are numbered as the log numbers them: seats 0 and 2 against 1 and 3.'),
+    h('a.button', { href: `#/t/${encodeURIComponent(v.code)}` }, 'The table as it ended'));
+}
+
+function sitter(v, told, seat) {
+  const s = v.seats[seat];
+  const person = !!s.player;
+  const tags = person
+    ? [s.registered ? 'registered' : 'guest', s.away ? `a ${levelName(s.bot)} bot finished for them` : null]
+    : [`${levelName(s.bot)} bot`];
+  return h('li', { 'data-seat': seat },
+    h('span.who', {}, nameOf(told, seat), v.you === seat ? h('span.you', {}, ' (you)') : null),
+    h('small.seat-no', {}, `seat ${seat}`),
+    tags.filter(Boolean).map((t) => h('span.tag', { class: person ? null : 'bot' }, t)));
+}
+
+function audit(v, lines, verdict, wrong) {
+  const bad = verdict.problem?.seq ? lines.find((e) => e.seq === verdict.problem.seq) : null;
+  const copy = h('button.small', { type: 'button', name: 'copy-head', onclick: async () => {
+    const ok = await copyText(v.head);
+    copy.textContent = ok ? 'Copied!' : 'Select and copy it above';
+  } }, 'Copy');
+  return h('section.card-panel.record-audit', { 'aria-labelledby': 'audit-title', 'data-verified': verdict.ok ? 'yes' : 'no' },
+    h('h2', { id: 'audit-title' }, 'The check of the log'),
+    h('p.verdict', {}, h('span.verdict-mark', { 'aria-hidden': 'true' }, verdict.ok ? '✓' : '✗'), h('strong', {}, verdict.ok ? 'Verified' : 'Not verified')),
+    h('p.verdict-words', {}, verdict.summary),
+    bad ? h('p.verdict-problem', { 'data-seq': bad.seq },
+      `Event ${bad.seq} is the log’s ${bad.type}${wrong ? ` in deal ${wrong.no}, marked below` : ''}.`) : null,
+    h('h3', {}, 'The final head'),
+    h('p', {}, 'Keep this: if the stored log is ever edited, it won’t end here. It is the hash of the log’s last event, and each event’s hash covers the one before, so no line can change without changing it.'),
+    verdict.ok ? null : h('p.verdict-problem', {}, 'This log failed the check, so its head proves nothing: compare it with one kept when the game ended.'),
+    h('div.head-row', {}, h('code.head', {}, v.head), copy),
+    h('h3', {}, 'The log'),
+    h('p', {}, 'Every event of the game with its hash, after a header line: anyone can check it with ', h('code', {}, `euchre verify ${v.code}.ndjson --head HASH`), ', or in any language from the project’s audit notes.'),
+    h('a.button.primary', { href: api.exportUrl(v.code), download: `${v.code}.ndjson` }, 'Download the log'));
+}
+
+function deal(told, d, wrong) {
+  const r = d.result;
+  const trump = d.call?.suit ?? null;
+  const id = `deal-${d.no}`;
+  const how = r ? r.how ?? 'thrown' : null;
+  return h('section.card-panel.deal', { 'aria-labelledby': id, 'data-deal': d.no, 'data-how': how, 'data-wrong': wrong ? 'yes' : null },
+    h('header.deal-head', {},
+      h('span.kicker', {}, `Deal ${d.no}`),
+      h('h3', { id }, d.hand ? `Hand ${d.hand}` : r ? 'Thrown in' : 'Unfinished'),
+      h('p', {}, withSuits(callLine(told, d))),
+      wrong ? h('p.verdict-problem', {}, 'The check of the log found an event in this deal changed or out of place: see above.') : null),
+    h('div.deal-grid', {}, dealt(told, d, trump), bidding(told, d, trump), tricks(told, d, trump)),
+    outcome(told, d));
+}
+
+function callLine(told, d) {
+  const dealer = `${nameOf(told, d.dealer)} deals.`;
+  const c = d.call;
+  if (!c) return `${dealer} Nobody calls trump.`;
+  const verb = c.bid === 'call' ? 'calls' : c.seat === d.dealer ? 'picks up' : 'orders up';
+  const defence = d.defence?.alone ? ` ${nameOf(told, d.defence.seat)} defends alone.` : '';
+  return `${dealer} ${nameOf(told, c.seat)} ${verb} {${c.suit}}${c.alone ? ' and goes alone' : ''}.${defence}`;
+}
+
+function dealt(told, d, trump) {
+  // Whoever played no card sat out: the partner of a lone hand, or of a lone defender.
+  const out = [0, 1, 2, 3].filter((seat) => d.tricks.length && !d.tricks[0].cards.some((c) => c.seat === seat));
+  return h('div.dealt', {},
+    h('h4', {}, 'The deal'),
+    h('ul.dealt-hands', {}, [0, 1, 2, 3].map((seat) => h('li', { 'data-seat': seat },
+      h('span.who', {}, nameOf(told, seat),
+        seat === d.dealer ? h('span.tag', {}, 'dealer') : null,
+        out.includes(seat) ? h('span.tag', {}, 'sat out') : null),
+      // Sorted as the table sorts a hand (trump first), so a hand reads as its player saw it.
+      h('span.cards', {}, sortHand(d.hands[seat], trump).map((c) => miniCard(c, trump)))))),
+    h('p.turned', {}, h('span', {}, 'Turned up'), miniCard(d.up, trump),
+      h('span', {}, 'under it'), h('span.cards', {}, d.kitty.map((c) => miniCard(c, trump)))));
+}
+
+function bidding(told, d, trump) {
+  const name = (seat) => h('span.who', {}, nameOf(told, seat));
+  const cards = (list) => h('span.cards', {}, list.map((c) => miniCard(c, trump)));
+  const line = (b) => {
+    if (b.down) return ['The ', miniCard(d.up), ' is turned down: ', withSuits(`{${b.down}} can’t be trump`)];
+    if (b.kept) return [name(b.seat), ' keeps a farmer’s hand'];
+    if (b.swapped) return [name(b.seat), ' swaps a farmer’s hand: ', cards(b.swapped), ' for ', cards(b.got), ' from the kitty'];
+    return [name(b.seat), h('span.bid', {}, withSuits(bidWords(b)))];
+  };
+  return h('div.bidding', {},
+    h('h4', {}, 'Bidding'),
+    h('ol.bids', {},
+      d.bids.map((b) => h('li', { 'data-round': b.round ?? null }, line(b))),
+      d.buried ? h('li.buried', {}, name(d.buried.seat), ' picks up the ', miniCard(d.up, trump), ' and buries ', miniCard(d.buried.card, trump)) : null,
+      d.defence ? h('li', {}, name(d.defence.seat), d.defence.alone ? ' defends alone' : ' defends with a partner') : null),
+    d.asides.length ? h('ul.asides', {}, d.asides.map((a) => h('li', {}, `${nameOf(told, a.seat)} ${ASIDES[a.what](a)}.`))) : null);
+}
+
+function tricks(told, d, trump) {
+  return h('div.tricks-played', {},
+    h('h4', {}, 'Tricks'),
+    d.tricks.length ? h('ol.tricks', {}, d.tricks.map((t, n) => h('li.trick', { 'data-winner': t.winner },
+      h('span.trick-no', {}, `Trick ${n + 1}`),
+      h('ol.trick-cards', {}, t.cards.map((c) => h('li', { 'data-seat': c.seat, class: c.seat === t.winner ? 'won' : null },
+        h('span.who', {}, nameOf(told, c.seat)), miniCard(c.card, trump)))),
+      h('span.took', {}, `${nameOf(told, t.winner)} takes it`)))) : h('p.empty', {}, 'None: the cards were thrown in.'));
+}
+
+function outcome(told, d) {
+  const r = d.result;
+  // Only a log that failed its check can leave a deal without an end.
+  if (!r) return null;
+  if (r.type === 'HandThrownIn') {
+    return h('p.deal-result', { 'data-how': 'thrown' }, h('strong.how', {}, 'Thrown in'), ' Everyone passed twice: nothing scores, and the deal passes to the left.');
+  }
+  const makers = r.alone === null ? teamName(told, r.maker % 2) : `${nameOf(told, r.alone)}, alone,`;
+  const said = {
+    made: `${makers} made it with ${NUMBERS[r.tricks]} tricks`,
+    march: `${makers} took all five tricks`,
+    euchre: `${makers} ${r.alone === null ? 'were' : 'was'} euchred, taking ${NUMBERS[r.tricks]}`,
+  }[r.how];
+  return h('p.deal-result', { 'data-how': r.how, 'data-team': r.team },
+    h('strong.how', {}, HOW[r.how]),
+    ` ${said}: ${pointsWords(told, r)}. `,
+    h('span.running', {}, `Score: ${teamName(told, 0)} ${r.score[0]}, ${teamName(told, 1)} ${r.score[1]}.`));
+}
