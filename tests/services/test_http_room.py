@@ -59,6 +59,7 @@ def test_a_banned_player_loses_the_seat_and_may_neither_sit_nor_watch(api):
         "away": False,
         "registered": False,
         "left": False,
+        "seed": None,  # a bot's seat gives no seed for the deals
     }
     assert after["banned"] == [{"player": cy.id, "name": "Cy"}]
     assert "banned" in problem(cy.request("GET", "/api/tables/BANS"), 403)
