@@ -127,6 +127,7 @@ class State(msgspec.Struct, frozen=True, gc=False):
     ready: tuple[bool, bool, bool, bool] = (False, False, False, False)
     outcome: Outcome | None = None
     history: tuple[Outcome, ...] = ()
+    scored_at: int = 0  # the seq of the last HandScored: between hands, views from it are current
     winner: int | None = None
     talk: Talk = Talk()
 

@@ -47,6 +47,16 @@ def game_seq(s: State) -> int:
     return s.talk.game_seq if s.talk.last == s.seq else s.seq
 
 
+def current_since(s: State) -> int:
+    """The seq from which a view is still current for a move: a move decided on any view
+    from there to `s.seq` is not stale. Talk changes no decision; between hands neither does
+    anyone else saying they are ready, since everyone decides at once and each only their
+    own (two people pressing Ready together must both be ready, not one told to look again)."""
+    if s.phase == "scored" and s.status == "playing":
+        return s.scored_at
+    return game_seq(s)
+
+
 def beside_the_game(events: Iterable[ev.Event]) -> bool:
     """Whether these events are all talk: they change no decision, so they wake no bot."""
     return all(type(e) in ASIDES for e in events)

@@ -2,8 +2,8 @@
 
 A command is appended with the `seq` it was decided on; if someone else appended first, it is
 decided again on the new state. A caller may pin the `seq` its move was decided on: the move is
-stale only if the game has moved since, so talk appended in between (domain/talk.py) never
-makes it so.
+stale only if the game has moved since, so talk appended in between, or between hands someone
+else saying they are ready, never makes it so (domain/talk.py `current_since`).
 Each process keeps the tables it has seen in memory: a command is decided on that memory with
 no read at all (the append's seq check finds out if it was out of date), and loading a table
 reads only the events after it, one small query.
@@ -21,7 +21,7 @@ from domain.decider import decide_and_fold
 from domain.errors import Conflict, Refused
 from domain.events import Event
 from domain.state import State
-from domain.talk import game_seq
+from domain.talk import current_since
 from infra.eventstore import ConcurrencyConflict, NewEvent, Recorder
 from projections.replay import fold_records
 
@@ -140,7 +140,7 @@ class Tables:
         if not state.seq and not isinstance(first, OpenTable):
             raise NoSuchTable(code)
         chosen = command(state) if callable(command) else command
-        if expected_seq is not None and not game_seq(state) <= expected_seq <= state.seq:
+        if expected_seq is not None and not current_since(state) <= expected_seq <= state.seq:
             raise Stale(
                 f"the table has moved on (it is at {state.seq}, you saw {expected_seq}); "
                 "look again and choose"

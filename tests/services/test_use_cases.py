@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from domain import commands as cmd
+from domain import deciding, legal
 from domain import events as ev
-from domain import legal
 from domain.codec import to_event
 from domain.errors import IllegalMove, NotAllowed
 from domain.state import State
@@ -213,3 +213,26 @@ async def test_a_move_read_afresh_survives_a_chat_that_lands_before_its_append()
     store.append = chat_first  # type: ignore[method-assign]
     after = await Tables(store).execute("ABCD", legal(state, state.turn)[0], expected_seq=state.seq)
     assert chatted == [state.seq] and after.moves == state.moves + 1
+
+
+async def test_between_hands_each_person_is_ready_on_the_view_they_saw() -> None:
+    """Two people press Ready on the same view of the scored hand: both are ready, neither is
+    told the table moved on; the host's Deal now on that view deals. Once dealt, a Ready from
+    the pause is stale."""
+    store = MemoryEventStore()
+    tables = Tables(store)
+    await open_table(tables)
+    for n, who in ((1, "bo"), (2, "cy"), (3, "di")):
+        await tables.execute("ABCD", cmd.TakeSeat(player=who, name=who.title(), seat=n))
+    state = await tables.execute("ABCD", cmd.StartGame(player="ann"))
+    while state.phase != "scored":
+        d = deciding(state)[0]
+        state = await tables.execute("ABCD", legal(state, d.seat)[0])
+    seen = state.seq
+    for n in (1, 2):
+        state = await tables.execute("ABCD", cmd.Ready(seat=n), expected_seq=seen)
+    assert state.ready[1] and state.ready[2] and state.phase == "scored"
+    state = await tables.execute("ABCD", cmd.DealNow(seat=0), expected_seq=seen)
+    assert state.deal_no == 2 and state.phase != "scored"
+    with pytest.raises(Stale):
+        await tables.execute("ABCD", cmd.Ready(seat=3), expected_seq=seen)
