@@ -8,6 +8,7 @@ commands instead (euchre_kit.crafted + run).
 
 from __future__ import annotations
 
+import functools
 import random
 
 from euchre_kit import ALL_ON, mask, plain
@@ -17,6 +18,7 @@ from domain import view
 from domain.bots import choose
 from domain.cards import INDEX, SUITS, cards_of
 from domain.state import Bid, State, Trick
+from domain.tricks import playable, winner
 
 
 def table(
@@ -92,3 +94,46 @@ def scrambled(s: State, seat: int, rng: random.Random) -> State:
     at += len(s.kitty)
     buried = pool[at] if hidden_buried else s.buried
     return replace(s, hands=tuple(hands), kitty=kitty, buried=buried)
+
+
+def perfect_tricks(
+    hands: list[int], trump: int, playing: list[int], makers: int, trick: tuple, turn: int
+) -> int:
+    """The makers' tricks from here under perfect play by both sides, every card known, by
+    trying every line (remembering positions already valued): the solver's reference."""
+    after_me = {s: playing[(i + 1) % len(playing)] for i, s in enumerate(playing)}
+
+    @functools.cache
+    def value(hands: tuple[int, ...], trick: tuple, turn: int) -> int:
+        if len(trick) == len(playing):
+            w = winner(trick, trump)
+            return (w % 2 == makers) + value(hands, (), w)
+        if not hands[turn]:
+            return 0
+        results = []
+        for c in cards_of(playable(hands[turn], trick, trump)):
+            rest = list(hands)
+            rest[turn] ^= 1 << c
+            results.append(value(tuple(rest), (*trick, (turn, c)), after_me[turn]))
+        return max(results) if turn % 2 == makers else min(results)
+
+    return value(tuple(hands), trick, turn)
+
+
+def random_position(rng: random.Random) -> tuple[list[int], int, list[int], int, int]:
+    """A whole hand dealt at random, five cards a seat: (hands, trump, seats playing, the
+    makers' team, who leads). Four times in ten a loner's partner sits out, and half of
+    those a lone defender's partner too."""
+    deck = list(range(24))
+    rng.shuffle(deck)
+    playing = [0, 1, 2, 3]
+    if rng.random() < 0.4:
+        out = rng.randrange(4)
+        playing.remove(out)
+        if rng.random() < 0.5:
+            playing.remove(rng.choice([s for s in playing if s % 2 != out % 2]))
+    hands = [0, 0, 0, 0]
+    for i, s in enumerate(playing):
+        for c in deck[5 * i : 5 * i + 5]:
+            hands[s] |= 1 << c
+    return hands, rng.randrange(4), playing, rng.randrange(2), rng.choice(playing)

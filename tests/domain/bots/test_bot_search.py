@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from bot_kit import card, table
+from bot_kit import card, perfect_tricks, random_position, table
 from euchre_kit import mask
 
 from domain import view
@@ -17,7 +17,7 @@ from domain.bots.sampling import Unseen
 from domain.bots.search import decided, points_for
 from domain.bots.solver import Solver, runs
 from domain.cards import CODES, INDEX, SUIT_MASK, cards_of
-from domain.tricks import playable, winner
+from domain.tricks import playable
 
 # Hearts trump, seat 2 made it; seat 0 dealt and picked up the 9 of hearts. After three
 # tricks the makers have two, and seat 3 (a defender) leads holding the ace of hearts, the
@@ -132,22 +132,6 @@ def test_a_dealer_out_of_trump_must_have_buried_the_up_card():
         assert not any(h >> INDEX["9S"] & 1 for h in hands)
 
 
-def _perfect(hands, trump, playing, makers, trick, turn) -> int:
-    """The makers' tricks from here under perfect play, by trying every line."""
-    nxt = {s: playing[(i + 1) % len(playing)] for i, s in enumerate(playing)}
-    if len(trick) == len(playing):
-        w = winner(trick, trump)
-        return (w % 2 == makers) + _perfect(hands, trump, playing, makers, (), w)
-    if not hands[turn]:
-        return 0
-    results = []
-    for c in cards_of(playable(hands[turn], trick, trump)):
-        after = list(hands)
-        after[turn] ^= 1 << c
-        results.append(_perfect(after, trump, playing, makers, (*trick, (turn, c)), nxt[turn]))
-    return max(results) if turn % 2 == makers else min(results)
-
-
 @pytest.mark.parametrize("seed", range(6))
 def test_the_solver_agrees_with_trying_every_line(seed):
     rng = random.Random(seed)
@@ -173,7 +157,7 @@ def test_the_solver_agrees_with_trying_every_line(seed):
             hands[turn] ^= 1 << c
             trick = (*trick, (turn, c))
             turn = playing[(playing.index(turn) + 1) % len(playing)]
-        best = _perfect(hands, trump, playing, makers, trick, turn)
+        best = perfect_tricks(hands, trump, playing, makers, trick, turn)
         solver = Solver(hands, trump, playing, makers)
         for need in range(n + 2):
             assert solver.reach(trick, turn, need) == (best >= need), (hands, trick, need)
@@ -187,3 +171,17 @@ def test_cards_with_nothing_left_between_them_are_one_choice():
     live = ~mask("QH") & ((1 << 24) - 1)
     run = {CODES[c]: CODES[top] for c, top in runs(h, live, t).items()}
     assert run == {"AH": "AH", "KH": "AH", "JH": "AH", "9H": "9H"}
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_solver_agrees_with_trying_every_line_from_the_first_trick(seed):
+    """Whole hands, five tricks to go (lone hands and lone defences too): the values
+    bench/solver.py checks on 2,000 positions."""
+    rng = random.Random(1000 + seed)
+    for _ in range(3):
+        hands, trump, playing, makers, turn = random_position(rng)
+        best = perfect_tricks(hands, trump, playing, makers, (), turn)
+        solver = Solver(hands, trump, playing, makers)
+        assert [solver.reach((), turn, need) for need in range(7)] == [
+            best >= need for need in range(7)
+        ], (hands, trump, playing, makers, turn)
