@@ -76,12 +76,23 @@ class Header(msgspec.Struct, frozen=True):
     head: str  # the last event's hash, hex
 
 
+def over(records: Sequence[Any]) -> bool:
+    """Whether the log holds the game's end: then nothing in it is blanked."""
+    return any(r.type == "GameWon" for r in records)
+
+
+def log_lines(records: Sequence[Any]) -> list[dict[str, Any]]:
+    """Every event's line, as GET /api/tables/{code}/log serves them: secrets blank until
+    the game is over, each with its hash."""
+    ended = over(records)
+    return [public_line(r, ended) for r in records]
+
+
 def export(code: str, records: Sequence[Any]) -> list[dict[str, Any]]:
-    """The header line and every event's line, as GET /api/tables/{code}/log serves them
-    (secrets blank until the game is over), each with its hash."""
-    over = any(r.type == "GameWon" for r in records)
-    header = Header(FORMAT, VERSION, code, over, len(records), records[-1].hash if records else "")
-    return [msgspec.to_builtins(header), *(public_line(r, over) for r in records)]
+    """The header line, then the log's lines."""
+    head = records[-1].hash if records else ""
+    header = Header(FORMAT, VERSION, code, over(records), len(records), head)
+    return [msgspec.to_builtins(header), *log_lines(records)]
 
 
 def ndjson(lines: Iterable[dict[str, Any]]) -> bytes:

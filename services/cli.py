@@ -382,14 +382,14 @@ def _verifier(read) -> None:
 def _verify_share(url: str, k: int, n: int) -> tuple[int, list[str]]:
     """Verify the finished games in share `k` of `n`: how many, and each failure's summary."""
     from infra.eventstore import EventStore
-    from projections.audit import export, verify
+    from projections.audit import export, over, verify
 
     async def check() -> tuple[int, list[str]]:
         store = await EventStore.open(url, size=1)
         games, failures = 0, []
         try:
             async for records in store.every_stream((k, n)):
-                if any(r.type == "GameWon" for r in records):  # talk may follow it
+                if over(records):  # not the last event: talk may follow it
                     games += 1
                     verdict = verify(export(records[0].stream, records))
                     if not verdict.ok:

@@ -23,7 +23,6 @@ from infra.eventstore import RecordedEvent
 from infra.players import Player
 from projections import audit
 from projections.audit import Verdict
-from projections.log import public_line
 from services.api.auth import current_player, optional_player
 from services.api.bodies import (
     BotLevel,
@@ -340,9 +339,7 @@ class TablesController(Controller):
         """The table's events as NDJSON, each with its hash; secrets are blank until the game
         is over. Whoever may watch the table may read it."""
         records = await _log_for(request, table_code(code), player)
-        over = any(r.type == "GameWon" for r in records)
-        lines = audit.ndjson(public_line(r, over) for r in records)
-        return Response(lines, media_type="application/x-ndjson")
+        return Response(audit.ndjson(audit.log_lines(records)), media_type="application/x-ndjson")
 
     @get(
         "/{code:str}/export",
