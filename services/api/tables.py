@@ -7,7 +7,7 @@ decide and append it; the answer is the caller's own view of the table afterward
 from __future__ import annotations
 
 import secrets
-from typing import Annotated
+from typing import Annotated, Any
 
 import msgspec
 from litestar import Controller, Request, Response, delete, get, patch, post, put
@@ -17,6 +17,7 @@ from litestar.params import FromPath, HeaderParameter, JSONBody, Parameter
 from domain import View, view
 from domain import commands as cmd
 from domain.errors import Conflict, NotAllowed
+from domain.events import Level
 from domain.room import may_watch
 from domain.state import State
 from infra.eventstore import RecordedEvent
@@ -49,6 +50,28 @@ CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 def _fresh_code() -> str:
     """A code nobody chose: six of 32 letters and digits that can't be misread."""
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
+
+
+def _opened_by(
+    player: Player,
+    code: str,
+    seat: int,
+    settings: dict[str, Any] | None,
+    bots: Level,
+    contribution: str | None = None,
+) -> cmd.OpenTable:
+    """`player` opens table `code` as its host, the server choosing its secret seed."""
+    return cmd.OpenTable(
+        code=code,
+        host=player.id,
+        name=player.name,
+        registered=player.registered,
+        seed=secrets.token_hex(32),
+        seat=seat,
+        settings=settings,
+        bots=bots,
+        contribution=contribution,
+    )
 
 
 async def _keep_house_rules(request: Request, player: Player, state: State) -> None:
@@ -91,12 +114,9 @@ class TablesController(Controller):
             [table_code(data.code)] if data.code is not None else [_fresh_code() for _ in range(5)]
         )
         for i, code in enumerate(codes):
-            command = cmd.OpenTable(
-                code=code,
-                host=player.id,
-                name=player.name,
-                registered=player.registered,
-                seed=secrets.token_hex(32),
+            command = _opened_by(
+                player,
+                code,
                 seat=data.seat,
                 settings=None if data.settings is None else data.settings.chosen(),
                 bots=data.bots,
@@ -255,16 +275,7 @@ class TablesController(Controller):
         mine = old.seat_of(player.id)
         seat = 0 if mine is None else mine
         opening: list[cmd.Command] = [
-            cmd.OpenTable(
-                code=fresh,
-                host=player.id,
-                name=player.name,
-                registered=player.registered,
-                seed=secrets.token_hex(32),
-                seat=seat,
-                settings=msgspec.structs.asdict(old.settings),
-                bots=old.bots,
-            )
+            _opened_by(player, fresh, seat, msgspec.structs.asdict(old.settings), old.bots)
         ]
         kept: list[str | None] = [None] * 4
         for n, was in enumerate(old.seats):
