@@ -165,7 +165,9 @@ def test_a_person_gone_is_covered_and_opening_the_table_brings_them_back(
 
     _sweep_until(database_url, redis_url, lambda: _last(api, "GONE")["type"] == "PlayerWentAway")
 
-    seat = people[0].ok("GET", "/api/tables/GONE")["seats"][_turn(state)]
+    # Seen by someone else: the gone person opening the table would bring them back.
+    watcher = next(p for p in people if p is not gone)
+    seat = watcher.ok("GET", "/api/tables/GONE")["seats"][_turn(state)]
     assert seat["away"] and seat["bot"] == "medium" and not seat["left"]
     back = gone.ok("GET", "/api/tables/GONE")
     assert not back["seats"][back["you"]]["away"]
