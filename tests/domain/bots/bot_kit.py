@@ -120,10 +120,12 @@ def perfect_tricks(
     return value(tuple(hands), trick, turn)
 
 
-def random_position(rng: random.Random) -> tuple[list[int], int, list[int], int, int]:
-    """A whole hand dealt at random, five cards a seat: (hands, trump, seats playing, the
-    makers' team, who leads). Four times in ten a loner's partner sits out, and half of
-    those a lone defender's partner too."""
+def random_position(
+    rng: random.Random, cards: int = 5
+) -> tuple[list[int], int, list[int], int, int]:
+    """A hand dealt at random, `cards` a seat (five: a whole hand): (hands, trump, seats
+    playing, the makers' team, who leads). Four times in ten a loner's partner sits out, and
+    half of those a lone defender's partner too."""
     deck = list(range(24))
     rng.shuffle(deck)
     playing = [0, 1, 2, 3]
@@ -134,6 +136,6 @@ def random_position(rng: random.Random) -> tuple[list[int], int, list[int], int,
             playing.remove(rng.choice([s for s in playing if s % 2 != out % 2]))
     hands = [0, 0, 0, 0]
     for i, s in enumerate(playing):
-        for c in deck[5 * i : 5 * i + 5]:
+        for c in deck[cards * i : cards * (i + 1)]:
             hands[s] |= 1 << c
     return hands, rng.randrange(4), playing, rng.randrange(2), rng.choice(playing)

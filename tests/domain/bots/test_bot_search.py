@@ -136,21 +136,8 @@ def test_a_dealer_out_of_trump_must_have_buried_the_up_card():
 def test_the_solver_agrees_with_trying_every_line(seed):
     rng = random.Random(seed)
     for _ in range(25):
-        deck = list(range(24))
-        rng.shuffle(deck)
         n = rng.choice((2, 3))
-        playing = [0, 1, 2, 3]
-        if rng.random() < 0.4:  # a loner's partner sits out; sometimes a lone defender's too
-            out = rng.randrange(4)
-            playing.remove(out)
-            if rng.random() < 0.5:
-                playing.remove(rng.choice([s for s in playing if s % 2 != out % 2]))
-        hands = [0, 0, 0, 0]
-        for i, s in enumerate(playing):
-            for c in deck[i * n : (i + 1) * n]:
-                hands[s] |= 1 << c
-        trump, makers = rng.randrange(4), rng.randrange(2)
-        turn = rng.choice(playing)
+        hands, trump, playing, makers, turn = random_position(rng, cards=n)
         trick: tuple = ()
         for _ in range(rng.randrange(len(playing))):  # part of the first trick played
             c = rng.choice(cards_of(playable(hands[turn], trick, trump)))
