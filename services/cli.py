@@ -334,8 +334,9 @@ def _verify_all(settings: Settings) -> int:
         url = endpoints.database_url
         total = asyncio.run(_log_size(url))
         n = os.cpu_count() or 1
-        read = multiprocessing.get_context("fork").Value("q", 0)
-        pool = multiprocessing.get_context("fork").Pool(n, _verifier, (read,))
+        fork = multiprocessing.get_context("fork")
+        read = fork.Value("q", 0)
+        pool = fork.Pool(n, _verifier, (read,))
         try:
             shares = [pool.apply_async(_verify_share, (url, k, n)) for k in range(n)]
             with tqdm(total=total, desc="log", unit=" events", unit_scale=True) as bar:
