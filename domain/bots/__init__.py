@@ -9,8 +9,9 @@ any card), "medium" (sound bidding and play from its hand, the trick on the tabl
 has shown out) and "hard" (medium's method with every card gone counted, bidding bars and
 loners fitted by simulation, the score read, a few measured refinements in play, and, with
 two or three cards left, a search: it deals the unseen cards out many ways, plays each deal
-out perfectly and overrules the rules' card when another scores clearly better; search.py).
-"expert" plays as hard for now.
+out perfectly and overrules the rules' card when another scores clearly better; search.py)
+and "expert" (every bid, discard and card by that search over deals weighed by what the
+bidding said; expert.py).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from __future__ import annotations
 import random
 
 from domain import commands as cmd
-from domain.bots import bidding, easy, play
+from domain.bots import bidding, easy, expert, play
 from domain.bots.discard import bury, bury_for_void
 from domain.bots.known import Known
 from domain.cards import CODES
@@ -30,7 +31,7 @@ _PLAYS_AS: dict[Level, tuple[str, str]] = {
     "easy": ("easy", "easy"),
     "medium": ("medium", "medium"),
     "hard": ("hard", "hard"),
-    "expert": ("hard", "hard"),
+    "expert": ("expert", "expert"),
 }
 
 
@@ -52,27 +53,42 @@ def choose(v: View, level: str, rng: random.Random) -> cmd.Command:
         raise ValueError("this seat has nothing to decide")
     k = Known(v)
     if "play" in can:
-        card = easy.choose_card(k, rng) if plays == "easy" else play.choose_card(k, plays, rng)
+        if plays == "easy":
+            card = easy.choose_card(k, rng)
+        elif plays == "expert":
+            card = expert.choose_card(k, rng)
+        else:
+            card = play.choose_card(k, plays, rng)
         return cmd.Play(seat=seat, card=CODES[card])
     if "order" in can:
-        order, alone = (
-            easy.round_one(k) if bids == "easy" else bidding.round_one(k, bidding.STYLES[bids])
-        )
+        if bids == "easy":
+            order, alone = easy.round_one(k)
+        elif bids == "expert":
+            order, alone = expert.round_one(k, rng)
+        else:
+            order, alone = bidding.round_one(k, bidding.STYLES[bids])
         return cmd.Order(seat=seat, alone=alone) if order else cmd.Pass(seat=seat)
     if "call" in can:
-        suit, alone = (
-            easy.round_two(k) if bids == "easy" else bidding.round_two(k, bidding.STYLES[bids])
-        )
+        if bids == "easy":
+            suit, alone = easy.round_two(k)
+        elif bids == "expert":
+            suit, alone = expert.round_two(k, rng)
+        else:
+            suit, alone = bidding.round_two(k, bidding.STYLES[bids])
         return cmd.Pass(seat=seat) if suit is None else cmd.Call(seat=seat, suit=suit, alone=alone)
     if "discard" in can:
         hand = k.cards("discard")
-        buries = {"easy": easy.bury, "medium": bury, "hard": bury_for_void}[bids]
-        card = buries(hand, k.trump)
+        if bids == "expert":
+            card = expert.discard(k, rng)
+        else:
+            card = {"easy": easy.bury, "medium": bury, "hard": bury_for_void}[bids](hand, k.trump)
         return cmd.Discard(seat=seat, card=CODES[card])
     if "defend" in can:
+        if bids == "expert":
+            return cmd.Defend(seat=seat, alone=expert.defend_alone(k, rng))
         return cmd.Defend(seat=seat, alone=bidding.defend_alone(k, bids))
     if "farmer" in can:
-        cards = bidding.farmer_swap(k, bids, rng)
+        cards = bidding.farmer_swap(k, "hard" if bids == "expert" else bids, rng)
         return cmd.Farmer(seat=seat, cards=[CODES[c] for c in sorted(cards)])
     raise ValueError(f"no bot knows how to answer {sorted(can)}")
 

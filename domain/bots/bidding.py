@@ -72,6 +72,12 @@ def _score_shift(k: Known) -> float:
     return shift
 
 
+def bar(k: Known, style: Style, bars: tuple[float, float, float, float]) -> float:
+    """The strength this seat bids on with `bars` (by seat from the dealer), lowered near the
+    end of a game by a style that reads the score."""
+    return bars[_pos(k)] - _score_shift(k) if style.reads else bars[_pos(k)]
+
+
 def order_strength(k: Known, style: Style) -> tuple[float, float]:
     """(strength for ordering the up card, sure tricks if going alone) from this seat."""
     u, up, pos = k.up // 6, k.up, _pos(k)
@@ -90,13 +96,10 @@ def round_one(k: Known, style: Style) -> tuple[bool, bool]:
     """(order, alone) for the up card's suit."""
     offer = k.can["order"]
     x, lone = order_strength(k, style)
-    bar = style.order[_pos(k)]
-    if style.reads:
-        bar -= _score_shift(k)
     alone = _may_go_alone(k, offer["alone"]) and lone >= style.alone[_pos(k)]
     if offer.get("must_alone"):
         return alone, alone  # the Canadian loner: order only alone, and only when it's there
-    return x >= bar or alone, alone
+    return x >= bar(k, style, style.order) or alone, alone
 
 
 def call_strength(k: Known, style: Style) -> tuple[int, float, float]:
@@ -119,11 +122,8 @@ def round_two(k: Known, style: Style) -> tuple[SuitCode | None, bool]:
     offer = k.can["call"]
     stuck = "pass" not in k.can
     best, x, lone = call_strength(k, style)
-    bar = style.call[_pos(k)]
-    if style.reads:
-        bar -= _score_shift(k)
     alone = _may_go_alone(k, offer["alone"]) and lone >= style.alone_call
-    if x >= bar or alone or stuck:
+    if x >= bar(k, style, style.call) or alone or stuck:
         return SUITS[best], alone
     return None, False
 

@@ -1,0 +1,95 @@
+"""The expert (domain/bots/expert.py): what the bidding tells it, how it plays the rest of the
+bidding out after a pass, and that it searches from its view alone."""
+
+from __future__ import annotations
+
+import random
+
+from euchre_kit import crafted, mask, passes, run
+
+from domain import commands as cmd
+from domain import view
+from domain.bots import expert, inference
+from domain.bots.known import Known
+from domain.bots.strength import TRUMP_MASK
+from domain.cards import INDEX
+
+# Dealer 0, 9S turned. Seat 1 leads off the bidding.
+DEAL = (
+    ["9H TH 9D TD 9C", "JS JC AS KD AD", "QH KH QD TC KC", "AH JH JD QC KS"],
+    "9S",
+    "TS QS AC",
+)
+
+
+def known(state, seat: int) -> Known:
+    return Known(view(state, seat))
+
+
+def test_a_pass_says_the_hand_was_weak_in_the_turned_suit_and_an_order_that_it_was_strong():
+    k = known(crafted(*DEAL, dealer=0), 2)
+    strong, weak = mask("JS JC AS KD AD"), mask("9H TH 9D TD 9C")
+    passed = (1, 1, "pass", None, False)
+    ordered = (1, 1, "order", 0, False)
+    assert inference.bid_chance(k, passed, strong, picked=False) < 0.01
+    assert inference.bid_chance(k, passed, weak, picked=False) > 0.99
+    assert inference.bid_chance(k, ordered, strong, picked=False) > 0.99
+    assert inference.bid_chance(k, ordered, weak, picked=False) < 0.01
+
+
+def test_deals_weighed_by_the_bidding_give_the_maker_more_trump():
+    """Seat 1 ordered spades: seat 2's deals of the hidden cards, weighed, put more spades
+    in seat 1's hand than the same deals unweighed."""
+    state, _ = run(crafted(*DEAL, dealer=0), cmd.Order(seat=1))
+    state, _ = run(state, cmd.Discard(seat=0, card="9S"))
+    k = known(state, 2)
+    worlds = expert._dealt(k, random.Random(1), 400)
+    spades = [(hands[1] & TRUMP_MASK[0]).bit_count() for hands, _ in worlds]
+    plain = sum(spades) / len(spades)
+    weighed = sum(n * w for n, (_, w) in zip(spades, worlds, strict=True)) / sum(
+        w for _, w in worlds
+    )
+    assert weighed > plain + 0.5
+
+
+def test_after_a_pass_the_others_bid_by_the_rules_and_that_contract_is_solved():
+    """Seat 1 passes; in this deal of the others' cards seat 2 is weak and passes and seat 3,
+    with three spades and two aces, orders by the hard bot's bar: the pass is worth exactly
+    that contract solved, the dealer taking the 9S."""
+    k = known(crafted(*DEAL, dealer=0), 1)
+    hands = [mask(h) for h in ("QH KH QD TC KC", DEAL[0][1], "9H TH 9D TD 9C", "KS QS TS AH AC")]
+    for seat, ordering in ((2, False), (3, True)):
+        other = inference.as_seat(k, seat, hands[seat], inference.offer_one(k, seat))
+        assert expert.bidding.round_one(other, expert.STYLE) == (ordering, False)
+    value = expert._after_pass(k, hands, 1)
+    assert value == expert._contract(k, hands, 0, 3, False, 1)
+    assert value == 2  # seat 1's bowers and ace euchre it
+    assert expert._contract(k, hands, 0, 1, True, 1) == 4  # which ordering alone would beat
+
+
+def test_a_pass_the_dealer_would_pass_too_throws_the_deal_in_worth_nothing():
+    """No stick the dealer, round two, seat 1 the last before the dealer (seat 2): passing
+    is worth nothing where the dealer's hand is too weak to call, and the dealer's call
+    solved where it isn't."""
+    settings = {"stick_dealer": "off", "alone": "on"}
+    state = passes(crafted(*DEAL, dealer=2, settings=settings), 6)
+    k = known(state, 1)
+    assert state.turn == 1 and k.can["pass"] == {}
+    mine = mask(DEAL[0][1])
+    weak_dealer = [mask("QH KH QD TC KC"), mine, mask("9H TH 9D TD 9C"), mask("AH JH JD QC KS")]
+    assert expert._after_pass(k, weak_dealer, 2) == 0
+    strong_dealer = [weak_dealer[0], mine, weak_dealer[3], weak_dealer[2]]
+    other = inference.as_seat(k, 2, strong_dealer[2], inference.offer_two(k, 2))
+    suit, alone = expert.bidding.round_two(other, expert.STYLE)
+    assert suit == "H"
+    assert expert._after_pass(k, strong_dealer, 2) == expert._contract(
+        k, strong_dealer, 1, 2, alone, 2
+    )
+
+
+def test_the_expert_never_buries_a_trump_while_it_holds_another_card():
+    state, _ = run(crafted(*DEAL, dealer=0), cmd.Order(seat=1))
+    k = known(state, 0)
+    card = expert.discard(k, random.Random(3))
+    assert not TRUMP_MASK[0] >> card & 1
+    assert k.hand >> card & 1 and card != INDEX["9S"]
