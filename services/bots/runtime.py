@@ -117,7 +117,7 @@ class BotRuntime:
             self._presence = Presence(redis, namespace(self.database_url))
 
     def _bot_turn(self, code: str, key: str) -> None:
-        outcome = self._on_loop(play_turn(self.tables, code, key))
+        outcome = self._on_loop(play_turn(self.tables, code, key, self.scale))
         log.debug("bot turn %s at %s: %s", key, code, outcome)
 
     def _rate_games(self) -> None:

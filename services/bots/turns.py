@@ -8,8 +8,10 @@ as its command id: two workers racing on one turn make one event.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
@@ -19,7 +21,7 @@ from domain.errors import Refused
 from domain.events import Event, GameWon
 from domain.state import State
 from domain.talk import beside_the_game
-from services.bots.pacing import bot_decisions, think_seconds
+from services.bots.pacing import SEARCH_SECONDS, bot_decisions, search_seconds, think_seconds
 from services.use_cases import Stale, Tables
 
 log = logging.getLogger(__name__)
@@ -51,7 +53,12 @@ class Scheduler:
         if self._wake is not None and any(isinstance(e, GameWon) for e in events):
             self._sender.submit(self._wake_ratings, self._wake)
         turns = [
-            (state.code, d.key, think_seconds(state, d, self._scale)) for d in bot_decisions(state)
+            (
+                state.code,
+                d.key,
+                think_seconds(state, d, self._scale) - search_seconds(state, d, self._scale),
+            )
+            for d in bot_decisions(state)
         ]
         if turns:
             self._sender.submit(self._send_each, turns)
@@ -75,8 +82,9 @@ class Scheduler:
         self._sender.shutdown(wait=True)
 
 
-async def play_turn(tables: Tables, code: str, key: str) -> str:
-    """Make the bot move for decision `key` at table `code`; says what happened."""
+async def play_turn(tables: Tables, code: str, key: str, scale: float = 0.0) -> str:
+    """Make the bot move for decision `key` at table `code`; says what happened. `scale`
+    is the pacing's (pacing.py): a searching level moves once its search time is up."""
     state = await tables.load(code)
     decision = next((d for d in deciding(state) if d.key == key), None)
     if decision is None or not state.seats[decision.seat].is_bot:
@@ -85,7 +93,17 @@ async def play_turn(tables: Tables, code: str, key: str) -> str:
     level = state.seats[seat].bot
     # Seeded by the table and the decision alone, never by anything secret: the same message
     # gives the same move on any worker, and the move depends only on the seat's view.
-    command = choose(view(state, seat), level, random.Random(f"{code}/{key}"))
+    rng = random.Random(f"{code}/{key}")
+    if level in SEARCH_SECONDS:
+        # A search takes up to a few hundred milliseconds: on a thread of its own, so the
+        # other tables' turns on this event loop aren't held up behind it.
+        started = time.monotonic()
+        command = await asyncio.to_thread(choose, view(state, seat), level, rng)
+        rest = search_seconds(state, decision, scale) - (time.monotonic() - started)
+        if rest > 0:
+            await asyncio.sleep(rest)
+    else:
+        command = choose(view(state, seat), level, rng)
     how = "played"
     if command not in legal(state, seat):
         log.warning(

@@ -3,15 +3,17 @@ in-memory event store: what they decide and append, without a server."""
 
 from __future__ import annotations
 
+import anyio
 import pytest
 
+from domain import Decision, deciding, legal
 from domain import commands as cmd
-from domain import deciding, legal
 from domain import events as ev
 from domain.codec import to_event
 from domain.errors import IllegalMove, NotAllowed
 from domain.state import State
 from infra.memory_store import MemoryEventStore
+from services.bots.pacing import search_seconds
 from services.bots.turns import Scheduler, play_turn
 from services.use_cases import NoSuchTable, Stale, Tables
 
@@ -236,3 +238,36 @@ async def test_between_hands_each_person_is_ready_on_the_view_they_saw() -> None
     assert state.deal_no == 2 and state.phase != "scored"
     with pytest.raises(Stale):
         await tables.execute("ABCD", cmd.Ready(seat=3), expected_seq=seen)
+
+
+async def expert_table(tables: Tables) -> State:
+    """A game begun with Ann watching and three experts and a hard bot in the seats."""
+    await open_table(tables)
+    await tables.execute("ABCD", cmd.LeaveSeat(player="ann", seat=0))
+    for seat in range(4):
+        level = "hard" if seat == 3 else "expert"
+        await tables.execute("ABCD", cmd.SeatBot(player="ann", seat=seat, level=level))
+    return await tables.execute("ABCD", cmd.StartGame(player="ann"))
+
+
+async def test_a_searching_bot_is_sent_early_by_its_search_time() -> None:
+    sent: list[tuple[str, str, float]] = []
+    scheduler = Scheduler(lambda code, key, delay: sent.append((code, key, delay)), scale=1)
+    state = await expert_table(Tables(MemoryEventStore(), on_commit=scheduler))
+    scheduler.close()
+    assert state.seats[state.turn].bot == "expert"
+    assert sent[-1] == ("ABCD", f"1.0.{state.turn}", pytest.approx(1.2 - 0.5))
+
+
+async def test_a_searching_bot_moves_when_its_think_time_is_up_not_before() -> None:
+    """The search runs inside the think time: the message came early by the search's share
+    (0.5 s at scale 1), and the move waits out what's left of it."""
+    tables = Tables(MemoryEventStore())
+    state = await expert_table(tables)
+    key = f"{state.deal_no}.{state.moves}.{state.turn}"
+    started = anyio.current_time()
+    assert await play_turn(tables, "ABCD", key, scale=1) == "played"
+    assert anyio.current_time() - started >= 0.5
+    for seat, share in ((state.turn, 0.1), (3, 0.0)):  # the hard bot in seat 3 doesn't search
+        decision = Decision(seat=seat, kind="bid", key=key)
+        assert search_seconds(state, decision, 0.2) == pytest.approx(share)
