@@ -187,3 +187,21 @@ def test_each_person_sits_down_with_a_seed_made_in_their_browser(browser, server
     assert started["contributions"] == [shown[0], shown[1], None, None]
     ada.assert_no_errors()
     bo.assert_no_errors()
+
+
+def test_the_lobby_offers_the_expert_and_a_table_opened_with_it_seats_experts(browser, server):
+    ada = open_person(browser, server, "Ada", **DESK)
+    page = ada.page
+    page.goto("/")
+    page.fill("input[name=name]", "Ada")
+    expert = page.locator("input[name=bot-level][value=expert]")
+    expect(expert.locator("xpath=..")).to_contain_text("Expert")
+    expert.check(force=True)
+    page.click("button[name=open]")
+    expect(page.locator("#app")).to_have_attribute("data-view", "room")
+    code = page.locator(".table-code strong").inner_text()
+    assert httpx.get(f"{server}/api/tables/{code}").json()["bots"] == "expert"
+    page.click("button[name=start]")
+    expect(page.locator(GAME)).to_have_attribute("data-status", "playing")
+    seats = httpx.get(f"{server}/api/tables/{code}").json()["seats"]
+    assert [s["bot"] for s in seats[1:]] == ["expert"] * 3

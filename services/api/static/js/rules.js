@@ -19,11 +19,10 @@ export const LEVELS = [
   ['easy', 'Easy', 'Learning the game'],
   ['medium', 'Medium', 'Sound, steady play'],
   ['hard', 'Hard', 'Counts every card'],
+  ['expert', 'Expert', 'Searches the hidden cards'],
 ];
 
-// Every level a bot plays at: the lobby offers the first three (expert plays as hard for now),
-// and a table opened through the API may have the fourth.
-export const ALL_LEVELS = ['easy', 'medium', 'hard', 'expert'];
+export const ALL_LEVELS = LEVELS.map(([k]) => k);
 
 export const levelName = (level) => LEVELS.find(([k]) => k === level)?.[1] ?? level.charAt(0).toUpperCase() + level.slice(1);
 
