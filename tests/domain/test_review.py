@@ -8,8 +8,8 @@ from __future__ import annotations
 import random
 from functools import cache
 
-import msgspec
 from euchre_kit import bot_table, play_game, random_chooser, random_settings, seed_of
+from log_kit import unplayed_scrambled
 
 from domain import events as ev
 from domain.cards import CODES, INDEX, SUITS
@@ -185,33 +185,13 @@ def test_every_card_agrees_with_trying_every_line():
 # The secrecy contract ------------------------------------------------------------------------
 
 
-def scrambled(log: list[ev.Event], rng: random.Random) -> list[ev.Event]:
-    """The log with every card nobody played changed: the sitting-out hands, the kitty, the
-    buried card (to anything at all, even impossible cards)."""
-    out: list[ev.Event] = []
-    for e in log:
-        if isinstance(e, ev.HandDealt):
-            e = msgspec.structs.replace(
-                e,
-                hands=[rng.sample(CODES, 5) for _ in range(4)],
-                kitty=rng.sample(CODES, len(e.kitty)),
-                up=rng.choice(CODES),
-            )
-        elif isinstance(e, ev.CardBuried):
-            e = msgspec.structs.replace(e, card=rng.choice(CODES))
-        elif isinstance(e, ev.FarmerSwapped):
-            e = msgspec.structs.replace(e, gave=rng.sample(CODES, 3), got=rng.sample(CODES, 3))
-        out.append(e)
-    return out
-
-
 def test_scrambling_every_card_nobody_played_changes_no_review():
     rng = random.Random(11)
     logs = {id(log): log for log, _ in random_hands(40, 7)}.values()
     sat_out = buried = 0
     for log in logs:
         reviews = [review(h) for h in played_hands(log)]
-        assert [review(h) for h in played_hands(scrambled(log, rng))] == reviews
+        assert [review(h) for h in played_hands(unplayed_scrambled(log, rng))] == reviews
         buried += sum(isinstance(e, ev.CardBuried) for e in log)
         sat_out += sum(len({s for s, _ in h.tricks[0]}) == 3 for h in played_hands(log))
     assert buried and sat_out, "the games must hold buried cards and seats sitting out"
