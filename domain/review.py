@@ -19,7 +19,7 @@ from domain import events as ev
 from domain.bots.solver import Solver, runs
 from domain.cards import CODES, INDEX, SUITS, Code, SuitCode, mask_of
 from domain.hands import sorted_codes
-from domain.tricks import playable
+from domain.tricks import playable, winner
 
 Trick = tuple[tuple[int, int], ...]  # (seat, card) in the order played
 
@@ -74,34 +74,42 @@ def played_hands(events: Iterable[ev.Event]) -> Iterator[PlayedHand]:
 
 
 def review(hand: PlayedHand) -> HandReview:
-    """Every card of `hand` with what it did to its side's tricks."""
+    """Every card of `hand` with what it did to its side's tricks.
+
+    Worked out in the makers' tricks: each position's count is the one before it, moved only
+    as far as the card moved it, so most cards cost one question of the solver (did it keep
+    the count?), and only a costly card's alternatives are asked about at all."""
     trump = SUITS.index(hand.trump)
-    first = hand.tricks[0]
-    playing = sorted(seat for seat, _ in first)
+    playing = sorted(seat for seat, _ in hand.tricks[0])
     held = [0, 0, 0, 0]
     for trick in hand.tricks:
         for seat, card in trick:
             held[seat] |= 1 << card
     makers = hand.maker % 2
     solver = Solver(held, trump, playing, makers)
+    m = _makers_take(solver, (), hand.tricks[0][0][0], len(hand.tricks))
     out = []
     for no, trick in enumerate(hand.tricks, start=1):
         solver.deal(held)
         left = held[trick[0][0]].bit_count()
-        live = held[0] | held[1] | held[2] | held[3]
         for i, (seat, card) in enumerate(trick):
-            on = trick[:i]
-            options = playable(held[seat], on, trump)
-            run = runs(options, live, trump)
             ours = seat % 2 == makers
             nxt = solver.nxt[seat]
-            kept = {}
-            for top in set(run.values()):
-                theirs = _makers_take(solver, (*on, (seat, top)), nxt, left)
-                kept[top] = theirs if ours else left - theirs
-            before, after = max(kept.values()), kept[run[card]]
-            best = mask_of(c for c, n in kept.items() if n == before) if after < before else 0
-            out.append(CardReview(no, seat, CODES[card], before, after, sorted_codes(best, trump)))
+            on = trick[:i]
+            # The seat plays for its side: the makers' count can only fall on a maker's card,
+            # only rise on a defender's.
+            moved = _moved(solver, (*on, (seat, card)), nxt, m, ours)
+            before, after = (m, moved) if ours else (left - m, left - moved)
+            better = 0
+            if after < before:
+                live = held[0] | held[1] | held[2] | held[3]
+                run = runs(playable(held[seat], on, trump), live, trump)
+                tops = set(run.values()) - {run[card]}
+                better = mask_of(c for c in tops if _keeps(solver, (*on, (seat, c)), nxt, m, ours))
+            named = sorted_codes(better, trump)
+            out.append(CardReview(no, seat, CODES[card], before, after, named))
+            m = moved
+        m -= winner(trick, trump) % 2 == makers
         for seat, card in trick:
             held[seat] &= ~(1 << card)
     return HandReview(hand.hand_no, hand.trump, hand.maker, out)
@@ -115,3 +123,23 @@ def _makers_take(solver: Solver, trick: Trick, turn: int, left: int) -> int:
     while n < left and solver.reach(trick, turn, n + 1):
         n += 1
     return n
+
+
+def _moved(solver: Solver, trick: Trick, turn: int, m: int, makers_moved: bool) -> int:
+    """The makers' tricks once the last card of `trick` is down, where they could take `m`
+    before it: at most `m` after a maker's card, at least `m` after a defender's."""
+    if makers_moved:
+        while m > 0 and not solver.reach(trick, turn, m):
+            m -= 1
+        return m
+    while solver.reach(trick, turn, m + 1):
+        m += 1
+    return m
+
+
+def _keeps(solver: Solver, trick: Trick, turn: int, m: int, makers_moved: bool) -> bool:
+    """Whether the last card of `trick` keeps the makers' count at `m`, the best its side
+    could do: the makers still reach `m`, or the defenders still hold them to it."""
+    if makers_moved:
+        return solver.reach(trick, turn, m)
+    return not solver.reach(trick, turn, m + 1)
