@@ -1,6 +1,8 @@
 """Each scored hand's review (domain/review.py, docs/bots.md "The review after each hand"): a
 read model a follower keeps from the log. The follower reads only the hands scored, by an
-index of their own in the log's order.
+index of their own in the log's order. A change to how hands are reviewed must come with a
+migration that empties `hand_reviews`: a rebuild keeps the reviews it finds (see
+infra/reviews.py).
 
 Revision ID: 0011
 Revises: 0010
@@ -31,6 +33,8 @@ def upgrade() -> None:
         sa.Column("position", sa.BigInteger, nullable=False),
         sa.Column("review", JSONB, nullable=False),
     )
+    # The HandScored each row reviews: a rebuild keeps the rows it has and looks them up by it.
+    op.create_index("hand_reviews_position", "hand_reviews", ["position"], unique=True)
 
 
 def downgrade() -> None:
