@@ -29,6 +29,8 @@ from infra.eventstore import EventStore, RecordedEvent
 from infra.follower import Follower
 
 HAND_SCORED = HandScored.__struct_config__.tag
+# The hands a worker's message reviews at most: some seconds' work, well inside its time.
+PORTION = 2000
 # What a review reads of a table's log: the cards played, and where tricks and hands end.
 PLAYED_BY = frozenset(e.__struct_config__.tag for e in (CardPlayed, TrickTaken, HandScored))
 
@@ -60,6 +62,16 @@ class Reviews:
         )
         self.catch_up = self.follower.catch_up
         self.behind = self.follower.behind
+
+    async def review_some(self) -> int:
+        """A worker's wake-up: unless this process is reviewing already, up to PORTION more
+        hands; how many were read. A database whose long history has no reviews yet (the
+        first start after migration 0011) takes many wake-ups, and the sweeper's, every few
+        seconds while hands wait, carry on; none of them holds a worker's thread for long, or
+        waits for another."""
+        if self.follower.busy:
+            return 0
+        return await self.catch_up(most=PORTION)
 
     async def of(self, code: str, hands: int) -> list[HandReview]:
         """Table `code`'s reviews of its first `hands` scored hands, those done so far."""

@@ -136,7 +136,7 @@ class BotRuntime:
         log.debug("ratings read %d games won", rated)
 
     def _review_hands(self) -> None:
-        reviewed = self._on_loop(self.reviews.catch_up())
+        reviewed = self._on_loop(self.reviews.review_some())
         log.debug("reviews read %d hands scored", reviewed)
 
     def start(self) -> BotRuntime:

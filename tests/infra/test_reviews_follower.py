@@ -71,6 +71,21 @@ async def test_a_hand_has_no_review_until_it_is_scored(engine, store):
     assert len(await model.of("HALF", 99)) == len(scored)
 
 
+async def test_a_long_history_is_reviewed_a_portion_at_a_time(engine, store):
+    """As a worker's wake-up does it (`most`), so no message holds a worker for long: the
+    first start after the migration finds every hand of the history waiting."""
+    played = games(2, seed=6)
+    for n, events in enumerate(played):
+        await append_game(store, f"R{n}", events)
+    model = Reviews(engine, store)
+    assert await model.catch_up(batch=2, most=4) == 4
+    assert await model.behind()
+    while await model.behind():
+        await model.catch_up(batch=2, most=4)
+    hands = sum(len(list(played_hands(g))) for g in played)
+    assert len(await _rows(engine)) == hands
+
+
 async def test_scrambling_the_deals_secrets_in_the_log_changes_no_review(engine, store):
     rng = random.Random(4)
     model = Reviews(engine, store)
