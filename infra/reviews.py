@@ -8,8 +8,8 @@ often the worker is woken, and whichever worker is, each hand is reviewed once.
 Unlike the other read models, a rebuild keeps the rows it finds and reviews only the hands
 that have none. A review is a function of its hand's cards played alone, which the log never
 changes, and reviewing costs milliseconds a hand where folding an event costs microseconds:
-10,000 games reviewed afresh take about four minutes on one core, against the rebuild's half
-a minute for everything else (docs/scaling.md). A change to how hands are reviewed empties the
+10,000 games reviewed afresh add about four minutes to a rebuild that takes under one for
+everything else (docs/scaling.md). A change to how hands are reviewed empties the
 table in a migration, and the next rebuild (or the live follower) reviews them all again.
 """
 
