@@ -23,6 +23,10 @@ BOT_QUEUE = "bots"
 # follower reads where it got to from its checkpoint, so any number of them rate each game once.
 RATE_GAMES = "rate_games"
 RATINGS_QUEUE = "ratings"
+# Likewise for the reviews follower (infra/reviews.py), woken once a hand is scored; a queue of
+# its own, so reviewing hands never holds up a game's rating or a bot's turn.
+REVIEW_HANDS = "review_hands"
+REVIEWS_QUEUE = "reviews"
 AMQP = ("amqp://", "amqps://")
 
 
@@ -63,8 +67,15 @@ def send_bot_turn(broker: dramatiq.Broker, code: str, key: str, delay_seconds: f
     broker.enqueue(message, delay=int(delay_seconds * 1000) or None)
 
 
-def send_rate_games(broker: dramatiq.Broker) -> None:
-    message = dramatiq.Message(
-        queue_name=RATINGS_QUEUE, actor_name=RATE_GAMES, args=(), kwargs={}, options={}
-    )
+def send_wake_up(broker: dramatiq.Broker, actor: str, queue: str) -> None:
+    """Wake a read model's follower: a message that carries nothing."""
+    message = dramatiq.Message(queue_name=queue, actor_name=actor, args=(), kwargs={}, options={})
     broker.enqueue(message)
+
+
+def send_rate_games(broker: dramatiq.Broker) -> None:
+    send_wake_up(broker, RATE_GAMES, RATINGS_QUEUE)
+
+
+def send_review_hands(broker: dramatiq.Broker) -> None:
+    send_wake_up(broker, REVIEW_HANDS, REVIEWS_QUEUE)

@@ -157,10 +157,10 @@ def _read_all_sql(data: str, of_type: str | None = None) -> str:
     )
 
 
-# The types a follower may read alone: each has a partial index in the log's order (migration
-# 0009), so following one reads its events and nothing else. Written into the statements, not
-# passed, so the planner sees which index the condition matches.
-INDEXED_TYPES = frozenset({"GameWon"})
+# The types a follower may read alone: each has a partial index in the log's order (migrations
+# 0009 and 0011), so following one reads its events and nothing else. Written into the
+# statements, not passed, so the planner sees which index the condition matches.
+INDEXED_TYPES = frozenset({"GameWon", "HandScored"})
 
 
 def _only(of_type: str | None) -> str:

@@ -86,8 +86,11 @@ class Follower:
         patience: float = HELD_BACK_WAIT,
         batch: int | None = None,
         progress: Callable[[int], object] | None = None,
+        most: int | None = None,
     ) -> int:
-        """Apply every event past the checkpoint; how many were read.
+        """Apply every event past the checkpoint, or with `most`, whole batches until that many
+        are read (a worker's message stays short, and the next wake-up carries on); how many
+        were read.
 
         Events already committed can be held back behind an older transaction still running
         (docs/event-store.md); for up to `patience` seconds this waits for them too, so a read
@@ -110,6 +113,8 @@ class Follower:
                     total += len(records)
                     if progress is not None:
                         progress(len(records))
+                    if most is not None and total >= most:
+                        return total
                     continue
                 # Outside the transaction above: it would hold the horizon back itself.
                 if time.monotonic() >= deadline or not await self._store.held_back(
@@ -117,6 +122,11 @@ class Follower:
                 ):
                     return total
                 await asyncio.sleep(0.005)
+
+    @property
+    def busy(self) -> bool:
+        """Whether this process is catching up at the moment."""
+        return self._lock.locked()
 
     async def behind(self) -> bool:
         """Whether the log holds events this follower hasn't applied yet."""

@@ -219,6 +219,7 @@ def _rebuild(args: argparse.Namespace, settings: Settings) -> int:
     from infra.follower import rebuild as fold_again
     from infra.lobby import Lobby
     from infra.ratings import Ratings
+    from infra.reviews import Reviews
 
     async def rebuild(url: str) -> tuple[int, int]:
         from tqdm import tqdm
@@ -231,6 +232,7 @@ def _rebuild(args: argparse.Namespace, settings: Settings) -> int:
                 Lobby(engine, store).follower,
                 Activity(engine, store).follower,
                 Ratings(engine, store).follower,
+                Reviews(engine, store).follower,
             ]
             with tqdm(total=total, desc="log", unit=" events", unit_scale=True) as bar:
                 count = await fold_again(followers, bar.update)
@@ -242,7 +244,7 @@ def _rebuild(args: argparse.Namespace, settings: Settings) -> int:
     with embedded.services(settings) as endpoints:
         migrate(endpoints.database_url)
         count, tables = asyncio.run(rebuild(endpoints.database_url))
-    print(f"lobby, activity and ratings rebuilt from {count} events of {tables} tables")
+    print(f"lobby, activity, ratings and reviews rebuilt from {count} events of {tables} tables")
     return 0
 
 
@@ -494,8 +496,8 @@ def parser() -> argparse.ArgumentParser:
     rebuild = command(
         "rebuild",
         "rebuild the read models from the log",
-        "Drop the lobby, the activity model and the ratings and fold the whole event log into "
-        "them again.",
+        "Drop the lobby, the activity model, the ratings and the hands' reviews and fold the "
+        "whole event log into them again.",
     )
     rebuild.set_defaults(run=_rebuild)
     exporting = command(

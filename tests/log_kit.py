@@ -3,13 +3,17 @@ every folder."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any
 
 import msgspec
+from msgspec.structs import replace
 
 from domain import deciding
+from domain import events as ev
+from domain.cards import CODES
 from domain.chain import GENESIS, canonical, link
 from domain.codec import to_event, to_record
 from domain.decider import consequence
@@ -44,4 +48,25 @@ def recorded(code: str, events) -> list[RecordedEvent]:
         data = msgspec.json.decode(msgspec.json.encode(data))
         h = link(h, canonical(code, seq, kind, data))
         out.append(RecordedEvent(code, seq, seq, kind, data, None, at, 0, h.hex()))
+    return out
+
+
+def unplayed_scrambled(events: Iterable[ev.Event], rng: random.Random) -> list[ev.Event]:
+    """The log with every card the deal keeps hidden changed to anything at all, impossible
+    cards too: the hands dealt (a sitting-out seat's among them), the turned card and the
+    kitty, the dealer's buried card and a farmer's swap. Only the cards played stay."""
+    out: list[ev.Event] = []
+    for e in events:
+        if isinstance(e, ev.HandDealt):
+            e = replace(
+                e,
+                hands=[rng.sample(CODES, 5) for _ in range(4)],
+                kitty=rng.sample(CODES, len(e.kitty)),
+                up=rng.choice(CODES),
+            )
+        elif isinstance(e, ev.CardBuried):
+            e = replace(e, card=rng.choice(CODES))
+        elif isinstance(e, ev.FarmerSwapped):
+            e = replace(e, gave=rng.sample(CODES, 3), got=rng.sample(CODES, 3))
+        out.append(e)
     return out

@@ -24,6 +24,7 @@ from infra.lobby import Lobby
 from infra.players import Players
 from infra.presence import Presence, namespace
 from infra.ratings import Ratings
+from infra.reviews import Reviews
 from infra.settings import RateLimits
 from services.api.contract import SECURITY_SCHEMES, finish
 from services.api.decoding import MAX_BODY, StrictBody
@@ -34,6 +35,7 @@ from services.api.limits import Limiter
 from services.api.media import json_bodies
 from services.api.players import LeaderboardController, PlayersController
 from services.api.problems import EXCEPTION_HANDLERS
+from services.api.reviews import ReviewsController
 from services.api.room import RoomController
 from services.api.stream import KEEP_ALIVE, POLL, Feeds, StreamController
 from services.api.tables import TablesController
@@ -61,6 +63,7 @@ class Services:
     replies: Replies
     broker_url: str | None
     ratings: Ratings
+    reviews: Reviews
 
 
 async def _follow_lobby(lobby: Lobby, doorbell: Doorbell) -> None:
@@ -127,6 +130,7 @@ def create_app(
                 Replies(engine),
                 broker_url or redis_url,
                 Ratings(engine, store),
+                Reviews(engine, store),
             )
             background = [asyncio.create_task(_follow_lobby(lobby, doorbell))]
             if presence is not None:
@@ -151,6 +155,7 @@ def create_app(
             PlayersController,
             LeaderboardController,
             TablesController,
+            ReviewsController,
             RoomController,
             TalkController,
             StreamController,

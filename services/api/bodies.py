@@ -13,6 +13,7 @@ from litestar.params import Parameter
 
 from domain.commands import MOVE_TYPES, Command
 from domain.events import Emoji, Level
+from domain.review import HandReview
 from domain.seat_view import View
 from domain.talk import MAX_TEXT
 from infra.ratings import GameResult
@@ -266,6 +267,16 @@ class TableRatings(msgspec.Struct):
             for s in result.seats
         ]
         return cls(status="rated" if result.rated else "unrated", seats=seats)
+
+
+class TableReviews(msgspec.Struct):
+    """The table's scored hands reviewed card by card (docs/bots.md "The review after each
+    hand"). A worker reviews each hand a moment after it is scored: until it has, `hands`
+    holds fewer than `scored`, and asking again shortly finds it. No hand is here before its
+    score is."""
+
+    scored: Annotated[int, msgspec.Meta(description="hands scored so far at the table")]
+    hands: list[HandReview]
 
 
 class ShownView(View, frozen=True, kw_only=True):

@@ -51,12 +51,18 @@ async def present(request: Request, code: str, player: Player | None) -> None:
         await presence.seen(code, player.id)
 
 
+async def watched(request: Request, code: str, player: Player | None) -> State:
+    """The table, for whoever may watch it (a private table is its players' alone)."""
+    state = await tables_of(request).load(code)
+    may_watch(state, None if player is None else player.id)
+    return state
+
+
 async def arrive(request: Request, code: str, player: Player | None) -> State:
     """The table as `player` opens it: refused if they may not watch it; otherwise they are
     present, and if a bot covered their seat while they were gone, it is theirs again."""
     tables = tables_of(request)
-    state = await tables.load(code)
-    may_watch(state, None if player is None else player.id)
+    state = await watched(request, code, player)
     await present(request, code, player)
     n = None if player is None else state.seat_of(player.id)
     if n is None or player is None:
@@ -93,8 +99,7 @@ class RoomController(Controller):
         """Who watches without a seat, on every API process: how many, and for the host,
         the names of those signed in."""
         code = table_code(code)
-        state = await tables_of(request).load(code)
-        may_watch(state, None if player is None else player.id)
+        state = await watched(request, code, player)
         presence = request.app.state.services.presence
         watching = [] if presence is None else await presence.watchers(code)
         outside = [(w, name) for w, name in watching if state.seat_of(w) is None]

@@ -18,7 +18,6 @@ from domain import View, view
 from domain import commands as cmd
 from domain.errors import Conflict, NotAllowed
 from domain.events import Level
-from domain.room import may_watch
 from domain.state import State
 from infra.eventstore import RecordedEvent
 from infra.players import Player
@@ -42,7 +41,7 @@ from services.api.contract import OPTIONAL, READ, SIGNED_IN, WRITE, problems
 from services.api.idempotency import HEADER, fingerprint, once
 from services.api.limits import limited
 from services.api.problems import Problem
-from services.api.room import arrive, present, seat_view, tables_of
+from services.api.room import arrive, present, seat_view, tables_of, watched
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 
@@ -387,6 +386,5 @@ class TablesController(Controller):
 
 async def _log_for(request: Request, code: str, player: Player | None) -> list[RecordedEvent]:
     """The table's log, for whoever may watch it (a private table's is its players' alone)."""
-    state = await tables_of(request).load(code)
-    may_watch(state, None if player is None else player.id)
+    await watched(request, code, player)
     return await tables_of(request).store.read(code)

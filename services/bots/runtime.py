@@ -1,5 +1,5 @@
-"""A process's worker machinery: a Dramatiq worker whose actors play bot turns and rate the
-games won, and a sweeper; and the sending side alone, for the API.
+"""A process's worker machinery: a Dramatiq worker whose actors play bot turns, rate the
+games won and review the hands scored, and a sweeper; and the sending side alone, for the API.
 
 The actor's work is async (the event store is), so the runtime keeps one event loop in a
 thread of its own with its own engine and table cache; Dramatiq's worker threads hand each
@@ -17,20 +17,25 @@ import threading
 import dramatiq
 import redis.asyncio as aioredis
 
+from domain.events import GameWon, HandScored
 from infra.activity import Activity
 from infra.broker import (
     BOT_QUEUE,
     BOT_TURN,
     RATE_GAMES,
     RATINGS_QUEUE,
+    REVIEW_HANDS,
+    REVIEWS_QUEUE,
     make_broker,
     send_bot_turn,
     send_rate_games,
+    send_review_hands,
 )
 from infra.db import create_engine
 from infra.eventstore import EventStore
 from infra.presence import Presence, namespace
 from infra.ratings import Ratings
+from infra.reviews import Reviews
 from services.bots.sweeper import Sweeper
 from services.bots.turns import Scheduler, play_turn
 from services.use_cases import Tables
@@ -45,18 +50,22 @@ WAKE_MS = 20
 
 
 class BotSends:
-    """Where the API's commits send bot turns and ratings wake-ups: a broker and the
+    """Where the API's commits send bot turns and the read models' wake-ups: a broker and the
     scheduler, no worker."""
 
     def __init__(self, broker_url: str, scale: float = 1.0, namespace: str = "euchre") -> None:
         self.broker = make_broker(broker_url, namespace)
-        self.scheduler = Scheduler(self.send, scale, self.wake_ratings)
+        wakes = {GameWon: self.wake_ratings, HandScored: self.wake_reviews}
+        self.scheduler = Scheduler(self.send, scale, wakes)
 
     def send(self, code: str, key: str, delay: float) -> None:
         send_bot_turn(self.broker, code, key, delay)
 
     def wake_ratings(self) -> None:
         send_rate_games(self.broker)
+
+    def wake_reviews(self) -> None:
+        send_review_hands(self.broker)
 
     def close(self) -> None:
         self.scheduler.close()
@@ -91,6 +100,7 @@ class BotRuntime:
         self.scheduler = self._sends.scheduler
         self.send = self._sends.send
         self.wake_ratings = self._sends.wake_ratings
+        self.wake_reviews = self._sends.wake_reviews
         self._threads = threads
         self._sweep = sweep
         self._grace = grace
@@ -112,6 +122,7 @@ class BotRuntime:
         self.tables = Tables(store, self.scheduler)
         self.activity = Activity(self._engine, store)
         self.ratings = Ratings(self._engine, store)
+        self.reviews = Reviews(self._engine, store)
         if self._presence_url is not None:
             redis = aioredis.from_url(self._presence_url)
             self._presence = Presence(redis, namespace(self.database_url))
@@ -124,12 +135,17 @@ class BotRuntime:
         rated = self._on_loop(self.ratings.catch_up())
         log.debug("ratings read %d games won", rated)
 
+    def _review_hands(self) -> None:
+        reviewed = self._on_loop(self.reviews.review_some())
+        log.debug("reviews read %d hands scored", reviewed)
+
     def start(self) -> BotRuntime:
         self._thread.start()
         self._on_loop(self._setup())
         for work, name, queue in (
             (self._bot_turn, BOT_TURN, BOT_QUEUE),
             (self._rate_games, RATE_GAMES, RATINGS_QUEUE),
+            (self._review_hands, REVIEW_HANDS, REVIEWS_QUEUE),
         ):
             dramatiq.actor(
                 work,
@@ -152,8 +168,10 @@ class BotRuntime:
                 self.send,
                 self.scale,
                 presence=self._presence,
-                ratings=self.ratings,
-                wake_ratings=self.wake_ratings,
+                wakes=[
+                    (self.ratings.behind, self.wake_ratings),
+                    (self.reviews.behind, self.wake_reviews),
+                ],
                 **kw,
             )
             self._sweeper = self._on_loop(self._begin(sweeper.run(self.database_url)))

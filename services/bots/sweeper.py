@@ -1,7 +1,8 @@
 """The sweeper: re-sends bot turns that are overdue, so a lost message, a dead worker or a
 flushed Redis never stalls a table; marks away the people who stopped answering, so a
 closed tab or a long silence doesn't either (docs/euchre.md "Away and back"); and wakes the
-ratings if a game won is still unrated, so a lost wake-up never leaves it so.
+ratings if a game won is still unrated, and the reviews if a hand scored is still unreviewed,
+so a lost wake-up never leaves either so.
 
 Every worker process offers to sweep, but only the one holding a PostgreSQL session lock does;
 if it dies, its session ends, the lock frees and another takes over. It reads tables that have
@@ -14,7 +15,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Sequence
 
 import psycopg
 
@@ -27,12 +28,13 @@ from domain.rematch import HOLD_SECONDS
 from domain.state import State
 from infra.activity import Activity
 from infra.presence import Presence
-from infra.ratings import Ratings
 from services.bots.pacing import bot_decisions, think_seconds
-from services.bots.turns import Send
+from services.bots.turns import Send, Wake
 from services.use_cases import NoSuchTable, Tables
 
 log = logging.getLogger(__name__)
+
+Behind = Callable[[], Awaitable[bool]]  # a follower's `behind`: has the log got ahead of it?
 
 GRACE_SECONDS = 5.0  # beyond a decision's think time, before its turn counts as lost
 SWEEP_EVERY = 2.0
@@ -55,19 +57,18 @@ class Sweeper:
         scale: float,
         grace: float = GRACE_SECONDS,
         presence: Presence | None = None,
-        ratings: Ratings | None = None,
-        wake_ratings: Callable[[], None] | None = None,
+        wakes: Sequence[tuple[Behind, Wake]] = (),
     ) -> None:
         """Without `presence` (no Redis beside a RabbitMQ broker) nobody is found gone; turn
-        limits still hold. With `ratings`, `wake_ratings` is called while games won wait."""
+        limits still hold. `wakes`: read models' followers (`behind`) and how to wake their
+        worker, which each sweep does while the log holds what the follower hasn't read."""
         self._activity = activity
         self._tables = tables
         self._send = send
         self._scale = scale
         self._grace = grace
         self._presence = presence
-        self._ratings = ratings
-        self._wake_ratings = wake_ratings
+        self._wakes = tuple(wakes)
         self._resent: dict[tuple[str, str], float] = {}
         self._presence_checked = -1e9
 
@@ -99,8 +100,9 @@ class Sweeper:
         self._resent = {k: t for k, t in self._resent.items() if now - t < 10 * self._grace}
         await self._timed_out()
         await self._release_held()
-        if self._ratings is not None and self._wake_ratings and await self._ratings.behind():
-            self._wake_ratings()
+        for behind, wake in self._wakes:
+            if await behind():
+                wake()
         if self._presence is not None and now - self._presence_checked >= PRESENCE_EVERY:
             self._presence_checked = now
             await self._gone(self._presence)

@@ -12,13 +12,13 @@ import asyncio
 import logging
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 
 from domain import deciding, fallback, legal, view
 from domain.bots import choose
 from domain.errors import Refused
-from domain.events import Event, GameWon
+from domain.events import Event
 from domain.state import State
 from domain.talk import beside_the_game
 from services.bots.pacing import SEARCH_SECONDS, bot_decisions, search_seconds, think_seconds
@@ -27,11 +27,12 @@ from services.use_cases import Stale, Tables
 log = logging.getLogger(__name__)
 
 Send = Callable[[str, str, float], None]  # (table code, decision key, delay in seconds)
+Wake = Callable[[], None]
 
 
 class Scheduler:
     """Runs after every commit (API or worker): sends each bot decision now pending, and
-    wakes the ratings once a game is won.
+    wakes the ratings once a game is won and the reviews once a hand is scored.
 
     The send is a blocking client call (redis-py, pika), and the hook runs on the event loop
     under the table's lock, so it happens on a thread of its own: a slow broker delays bot
@@ -40,18 +41,22 @@ class Scheduler:
     of talk alone sends nothing: the turns pending were sent when the game last moved.
     """
 
-    def __init__(self, send: Send, scale: float, wake: Callable[[], None] | None = None) -> None:
-        """`wake`: tells the ratings a game was won (none: nobody rates)."""
+    def __init__(
+        self, send: Send, scale: float, wakes: Mapping[type[Event], Wake] | None = None
+    ) -> None:
+        """`wakes`: for each kind of event a read model's worker follows (GameWon for the
+        ratings, HandScored for the reviews), how to wake it once one commits."""
         self._send = send
         self._scale = scale
-        self._wake = wake
+        self._wakes = dict(wakes or {})
         self._sender = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bot-sends")
 
     async def __call__(self, state: State, events: list[Event]) -> None:
         if beside_the_game(events):
             return
-        if self._wake is not None and any(isinstance(e, GameWon) for e in events):
-            self._sender.submit(self._wake_ratings, self._wake)
+        for kind, wake in self._wakes.items():
+            if any(isinstance(e, kind) for e in events):
+                self._sender.submit(self._wake, wake)
         turns = [
             (
                 state.code,
@@ -71,11 +76,11 @@ class Scheduler:
                 log.exception("could not send the bot turn %s of %s", key, code)
 
     @staticmethod
-    def _wake_ratings(wake: Callable[[], None]) -> None:
+    def _wake(wake: Wake) -> None:
         try:
             wake()
-        except Exception:  # the sweeper wakes them if this is lost
-            log.exception("could not wake the ratings")
+        except Exception:  # the sweeper wakes it if this is lost
+            log.exception("could not wake a read model's worker")
 
     def close(self) -> None:
         """Send what is queued, then stop the sending thread."""

@@ -53,8 +53,9 @@ class Registered:
         response = self.http.post(f"/api/tables/{code}/start")
         assert response.status_code == 200, response.text
 
-    def move(self, code: str) -> dict:
-        """Make this player's move, if they have one; the table as they see it."""
+    def move(self, code: str, ready: bool = True) -> dict:
+        """Make this player's move, if they have one (between hands, only if `ready`); the
+        table as they see it."""
         view = self.view(code)
         can = view["can"]
         if "play" in can or "discard" in can:
@@ -68,7 +69,7 @@ class Registered:
             body = {"type": "defend", "alone": False}
         elif "farmer" in can:
             body = {"type": "farmer", "cards": []}
-        elif "ready" in can:
+        elif "ready" in can and ready:
             body = {"type": "ready"}
         else:
             return view

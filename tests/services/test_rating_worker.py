@@ -119,8 +119,7 @@ async def test_the_sweeper_wakes_the_ratings_while_a_game_won_is_unrated(databas
             Tables(store),
             lambda *turn: None,
             0.0,
-            ratings=ratings,
-            wake_ratings=lambda: woken.append(True),
+            wakes=[(ratings.behind, lambda: woken.append(True))],
         )
         await sweeper.sweep()
         assert woken == []

@@ -1,5 +1,6 @@
 // The HTTP contract (docs: /schema): every call, and problem+json errors turned into sentences.
 
+import { sleep } from './dom.js';
 import { newSeed } from './seed.js';
 
 export class ApiError extends Error {
@@ -54,6 +55,24 @@ function sentence(detail) {
   return /[.!?]$/.test(first) ? first : `${first}.`;
 }
 
+/**
+ * What `ask()` answers once it answers at all (anything but null), asked every `every` ms while
+ * `wanted()`; null when nothing came within `patience` ms. For read models a worker keeps a
+ * moment behind the log, which nothing streams when they change. A moment offline is asked
+ * again.
+ */
+export async function settled(ask, wanted, every = 500, patience = 15000) {
+  const until = Date.now() + patience;
+  while (wanted() && Date.now() < until) {
+    try {
+      const found = await ask();
+      if (found !== null && found !== undefined) return found;
+    } catch { /* ask again */ }
+    await sleep(every);
+  }
+  return null;
+}
+
 const t = (code) => `/api/tables/${encodeURIComponent(code)}`;
 
 export const api = {
@@ -68,6 +87,7 @@ export const api = {
   table: (code) => call('GET', t(code)),
   log: (code) => lines(`${t(code)}/log`),
   verify: (code) => call('GET', `${t(code)}/verify`),
+  reviews: (code) => call('GET', `${t(code)}/reviews`),
   exportUrl: (code) => `${t(code)}/export`,
   sit: (code, seat) => call('POST', `${t(code)}/seats/${seat}`, { seed: newSeed() }),
   stand: (code, seat) => call('DELETE', `${t(code)}/seats/${seat}`),

@@ -13,6 +13,7 @@ import { go, StatusLine } from './nav.js';
 import { drawPlate, plateKey } from './plates.js';
 import { drawRail, railKey } from './rail.js';
 import { drawRatingLine, ratingBox, settledRatings } from './ratings.js';
+import { drawReview, settledReview } from './review.js';
 import { nameOf } from './seats.js';
 import { drawSheet, sheetKey } from './sheet.js';
 import { callBanner, defendBanner, outcomeWords } from './words.js';
@@ -39,6 +40,7 @@ export class Game {
     this.ratings = null;
     this.ratingsAsked = false;
     this.ratingsLate = false;
+    this.reviews = new Map(); // hand_no: its review, or null once it was late
     this.gone = false;
 
     this.plates = [0, 1, 2, 3].map(() => h('div.plate'));
@@ -51,6 +53,7 @@ export class Game {
     this.sheetEl = h('div.sheet', { role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'sheet-title' });
     this.sheetLayer = h('div.sheet-layer', { hidden: true, 'data-layer': '2' }, this.sheetEl);
     this.ratingEl = h('p.rating-line', { role: 'status', 'aria-live': 'polite' });
+    this.reviewEl = h('section.review', { role: 'status', 'aria-live': 'polite' });
     this.el = h('main.game', {},
       h('div.board', {}, this.feltEl, this.railEl),
       h('div.dock', {}, this.status.el, this.movesEl),
@@ -87,6 +90,7 @@ export class Game {
     this.announce(prev, v);
     this.center.sync(v, prev);
     if (v.status === 'over') this.followRatings(v);
+    if (v.outcome && (v.phase === 'scored' || v.status === 'over')) this.followReview(v.code, v.outcome.hand_no);
     this.draw();
     this.planSheet();
   }
@@ -100,6 +104,17 @@ export class Game {
       if (this.gone || this.ratings) return;
       this.ratings = ratings;
       this.ratingsLate = !ratings;
+      this.draw();
+    });
+  }
+
+  /** The review of the hand just scored, asked for until the worker has done it. */
+  followReview(code, handNo) {
+    if (this.reviews.has(handNo)) return;
+    this.reviews.set(handNo, undefined);
+    settledReview(code, handNo, () => !this.gone).then((review) => {
+      if (this.gone) return;
+      this.reviews.set(handNo, review);
       this.draw();
     });
   }
@@ -157,6 +172,10 @@ export class Game {
     if (this.sheetOpen && this.parts.changed('sheet', sheetKey(v, host), this.pending, this.dealHeld())) this.drawSheetNow(host);
     if (v.status === 'over' && this.parts.changed('rating', this.ratings, this.ratingsLate, v.you)) {
       drawRatingLine(this.ratingEl, v, this.ratings, this.ratingsLate);
+    }
+    const review = v.outcome ? this.reviews.get(v.outcome.hand_no) : undefined;
+    if (v.outcome && this.parts.changed('review', v.outcome.hand_no, review ?? null, review === null, v.you, v.seats.map((s) => s.name))) {
+      drawReview(this.reviewEl, v, review, review === null);
     }
   }
 
@@ -283,6 +302,7 @@ export class Game {
     keepFocus(this.sheetEl, () => drawSheet(this.sheetEl, this.v, {
       host,
       rating: ratingBox(this.ratingEl),
+      review: this.reviewEl,
       dealHeld: this.dealHeld() || this.pending,
       pending: this.pending,
       act: {

@@ -1,15 +1,10 @@
 // Ratings in words (a rating, a change, its spread) and the game-over sheet's line saying what
 // the game did to the viewer's own.
 
-import { api } from './api.js';
-import { h, fill, sleep } from './dom.js';
+import { api, settled } from './api.js';
+import { h, fill } from './dom.js';
 import { me } from './me.js';
 import { playerPath } from './nav.js';
-
-// A worker rates a game after it ends, usually well within a second; the table's view says
-// "pending" until it has, and nothing is streamed when it does.
-const ASK_EVERY = 500;
-const PATIENCE = 15000;
 
 export const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `\u2212${-n}` : '±0');
 
@@ -19,17 +14,14 @@ export const changeWords = (before, after) => `${before.display} → ${after.dis
 /** The skill the rating is drawn from, and how unsure of it we still are: "1410 ± 36". */
 export const spreadWords = (r) => `${Math.round(r.mu)} ± ${Math.round(r.sigma)}`;
 
-/** The table's ratings once they are in, or null when they aren't within PATIENCE. */
-export async function settledRatings(code, wanted) {
-  const until = Date.now() + PATIENCE;
-  while (wanted() && Date.now() < until) {
-    await sleep(ASK_EVERY);
-    try {
-      const ratings = (await api.table(code)).ratings;
-      if (ratings && ratings.status !== 'pending') return ratings;
-    } catch { /* a moment offline: ask again */ }
-  }
-  return null;
+/** The table's ratings once they are in, or null when they aren't within a while. A worker
+ * rates a game after it ends, usually well within a second; the table's view says "pending"
+ * until it has. */
+export function settledRatings(code, wanted) {
+  return settled(async () => {
+    const ratings = (await api.table(code)).ratings;
+    return ratings && ratings.status !== 'pending' ? ratings : null;
+  }, wanted);
 }
 
 const mineOf = (v, ratings) => ratings?.seats?.find((s) => s.seat === v.you);

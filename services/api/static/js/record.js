@@ -1,5 +1,6 @@
 // A finished game's record, for a player or an auditor: who sat where and how it ended, every
-// deal from the log (each seat's cards, the bids, the call, every trick and the points), what
+// deal from the log (each seat's cards, the bids, the call, every trick, the points and the
+// review of the cards that cost tricks), what
 // the server's check of the log found, the final head to keep and the log to take away
 // (docs/audit.md). A game still running has no record yet: its cards stay blank in the log
 // until the end, so the page says so and asks for none of it.
@@ -9,6 +10,7 @@ import { miniCard, sortHand } from './cards.js';
 import { dealOf, readDeals } from './deals.js';
 import { copyText, fill, h, withSuits } from './dom.js';
 import { bar, missingPage } from './nav.js';
+import { reviewList } from './review.js';
 import { levelName, ruleChips } from './rules.js';
 import { nameOf, teamName } from './seats.js';
 import { bidWords, NUMBERS, pointsWords } from './words.js';
@@ -40,9 +42,11 @@ export function mountRecord(root, code) {
       root.dataset.view = 'record-pending';
       return;
     }
-    Promise.all([api.log(code), api.verify(code)]).then(([lines, verdict]) => {
+    // The reviews are the record's extra: without them it still shows everything else.
+    const reviews = api.reviews(code).catch(() => null);
+    Promise.all([api.log(code), api.verify(code), reviews]).then(([lines, verdict, reviewed]) => {
       if (gone) return;
-      fill(body, record(v, lines, verdict));
+      fill(body, record(v, lines, verdict, reviewed?.hands ?? null));
       root.dataset.view = 'record';
     }, failed);
   }, failed);
@@ -56,7 +60,7 @@ function notYet(code) {
     h('a.button.primary', { href: `#/t/${encodeURIComponent(code)}` }, 'Back to the table'));
 }
 
-function record(v, lines, verdict) {
+function record(v, lines, verdict, reviews) {
   // Told by names, as to someone watching, whoever reads it: a record has no "us".
   const told = { ...v, you: null };
   const deals = readDeals(lines);
@@ -65,7 +69,7 @@ function record(v, lines, verdict) {
     h('div.record-top', {}, game(v, told), audit(v, lines, verdict, wrong)),
     h('section.record-deals', { 'aria-labelledby': 'deals-title' },
       h('h2', { id: 'deals-title' }, `Hand by hand: ${deals.length} ${deals.length === 1 ? 'deal' : 'deals'}`),
-      deals.map((d) => deal(told, d, d === wrong))));
+      deals.map((d) => deal(told, d, d === wrong, reviews))));
 }
 
 function game(v, told) {
@@ -115,7 +119,7 @@ function audit(v, lines, verdict, wrong) {
     h('a.button.primary', { href: api.exportUrl(v.code), download: `${v.code}.ndjson` }, 'Download the log'));
 }
 
-function deal(told, d, wrong) {
+function deal(told, d, wrong, reviews) {
   const r = d.result;
   const trump = d.call?.suit ?? null;
   const id = `deal-${d.no}`;
@@ -127,7 +131,16 @@ function deal(told, d, wrong) {
       h('p', {}, withSuits(callLine(told, d))),
       wrong ? h('p.verdict-problem', {}, 'The check of the log found an event in this deal changed or out of place: see above.') : null),
     h('div.deal-grid', {}, dealt(told, d, trump), bidding(told, d, trump), tricks(told, d, trump)),
-    outcome(told, d));
+    outcome(told, d),
+    d.hand ? review(told, d, reviews) : null);
+}
+
+function review(told, d, reviews) {
+  const found = reviews?.find((r) => r.hand_no === d.hand);
+  return h('div.deal-review', {},
+    h('h4', {}, 'The review'),
+    found ? reviewList(told, found)
+      : h('p.hint', {}, reviews ? 'Not reviewed yet: the worker is a moment behind. Open the record again shortly.' : 'The review couldn’t be fetched.'));
 }
 
 function callLine(told, d) {

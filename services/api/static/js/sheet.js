@@ -1,6 +1,6 @@
-// The result sheet between hands (the call, tricks, points, the score, every hand so far) and
-// at the end of the game (the winners, the final score, the rating change, a result to share,
-// the way to the game's record, Play again).
+// The result sheet between hands (the call, tricks, points, the score, the hand's review,
+// every hand so far) and at the end of the game (the winners, the final score, the rating
+// change, the last hand's review, a result to share, the way to the game's record, Play again).
 
 import { copyText, fill, h, suitMark, withSuits } from './dom.js';
 import { keycap } from './keys.js';
@@ -36,9 +36,10 @@ function keyButton(label, key, attrs) {
 
 /**
  * Fill `el` with the sheet for view `v`. `act` holds what the buttons do: ready, dealNow,
- * close, playAgain, lobby; `rating` is what the game did to the viewer's rating.
+ * close, playAgain, lobby; `rating` is what the game did to the viewer's rating; `review`,
+ * the last hand's cards that cost their side tricks.
  */
-export function drawSheet(el, v, { host, act, rating, dealHeld = false, pending = false }) {
+export function drawSheet(el, v, { host, act, rating, review, dealHeld = false, pending = false }) {
   const us = ourTeam(v);
   const o = v.outcome;
   if (v.status === 'over') {
@@ -55,6 +56,7 @@ export function drawSheet(el, v, { host, act, rating, dealHeld = false, pending 
         h('span.dash', {}, '–'),
         h('span.them', { class: v.winner !== us ? 'win' : '' }, h('small', {}, teamName(v, 1 - us)), h('b', {}, String(v.score[1 - us])))),
       rating,
+      review,
       h('div.share-box', {}, squares,
         h('button.ghost', { type: 'button', name: 'share', onclick: async (e) => {
           const ok = await copyText(share);
@@ -90,6 +92,7 @@ export function drawSheet(el, v, { host, act, rating, dealHeld = false, pending 
       h('div.big-score', {}, h('dt', {}, 'Score'), h('dd', {},
         h('small', {}, teamName(v, us)), h('b.us', {}, String(o.score[us])), h('span.dash', {}, '–'),
         h('b.them', {}, String(o.score[1 - us])), h('small', {}, teamName(v, 1 - us))))),
+    review,
     handsTable(v),
     waiting.length && !v.can.ready ? h('p.hint.waiting-on', {}, `Waiting for ${waiting.join(', ')}.`) : null,
     h('footer', {}, buttons));
