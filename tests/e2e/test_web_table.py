@@ -108,6 +108,8 @@ def test_a_hand_on_a_phone(browser, server, shots):
         )
         assert sizes["width"] <= 390, f"the page is wider than the phone: {sizes['width']}px"
         assert not sizes["small"], f"touch targets under 44 px: {sizes['small']}"
+        # No key hints on a touch screen: there is no keyboard to press them on.
+        assert page.locator("kbd:visible").count() == 0
 
     taken = set()
     while True:
@@ -421,3 +423,50 @@ def test_a_name_the_server_no_longer_knows_is_asked_for_again(browser, server):
     page.reload()
     expect(page.locator(".who-line, .seat-card .occupant").first).to_be_visible()
     assert "Ada" in page.evaluate("() => localStorage.getItem('euchre:me')")
+
+
+def test_one_click_from_the_lobby_to_a_game_against_bots(browser, server, shots):
+    """A newcomer at 1366x768 types a name and clicks once, above the fold: a game against
+    three bots at the level chosen (hard here), already dealt."""
+    ada = open_person(browser, server, "Ada", viewport={"width": 1366, "height": 768})
+    page = ada.page
+    page.goto("/")
+    page.fill("input[name=name]", "Ada")
+    page.locator("input[name=bot-level][value=hard]").check(force=True)
+    button = page.locator("button[name=play-bots]")
+    box = button.bounding_box()
+    assert box is not None and box["y"] + box["height"] <= 768, box
+    button.click()
+    expect(page.locator("#app")).to_have_attribute("data-view", "game")
+    expect(page.locator(GAME)).to_have_attribute("data-status", "playing")
+    shot(ada, shots, "one-click-game")
+    code = page.url.rsplit("/", 1)[-1]
+    seats = httpx.get(f"{server}/api/tables/{code}").json()["seats"]
+    assert seats[0]["name"] == "Ada"
+    assert [s["bot"] for s in seats[1:]] == ["hard"] * 3
+
+
+LONG_NAME = "Maximiliana Featherwing"  # with a digit, the 24 characters a name may have
+
+
+def test_a_long_name_is_clipped_with_an_ellipsis_inside_its_plate(browser, server, shots):
+    for n, size in enumerate(({"width": 1366, "height": 768}, PHONE["viewport"])):
+        person = open_person(browser, server, f"{LONG_NAME}{n}", viewport=size)
+        sign_in_and_open(person)
+        start_with_bots(person)
+        page = person.page
+        for seat in page.locator(".plate").all():
+            name, plate = seat.locator(".name"), seat.bounding_box()
+            box = name.bounding_box()
+            assert plate and box
+            inside = plate["x"] - 0.5 <= box["x"] <= box["x"] + box["width"] <= plate["x"] + plate[
+                "width"
+            ] + 0.5
+            assert inside, (size, box, plate)
+        mine = page.locator(".plate .name", has_text="Maximiliana")
+        clipped = mine.evaluate(
+            "el => getComputedStyle(el).textOverflow === 'ellipsis' && el.scrollWidth > el.clientWidth"
+        )
+        assert clipped, size
+        shot(person, shots, f"long-name-{size['width']}")
+        person.page.context.close()

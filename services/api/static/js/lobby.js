@@ -114,6 +114,27 @@ export function mountLobby(root) {
   h('label.field.inline', {}, h('span', {}, 'Table code'), codeInput),
   openButton);
 
+  // ---- one click to a game: a table of bots at the level and house rules chosen below,
+  // started at once, for whoever just wants to play.
+  const playButton = h('button.primary.big', {
+    type: 'button',
+    name: 'play-bots',
+    onclick: async () => {
+      playButton.disabled = true;
+      try {
+        await ensurePlayer();
+        const view = await api.open({ settings: { ...rules }, bots: level });
+        await api.start(view.code);
+        go(`/t/${view.code}`);
+      } catch (err) {
+        status.error(err);
+        if (err.status === 401) { forget(); drawWho(); }
+      } finally {
+        playButton.disabled = false;
+      }
+    },
+  }, 'Play bots now');
+
   // ---- join by code
   const joinInput = h('input', { name: 'join-code', maxlength: 32, placeholder: 'Code', 'aria-label': 'Table code to join', autocapitalize: 'characters', spellcheck: 'false' });
   const joinForm = h('form.card-panel.join', {
@@ -175,7 +196,8 @@ export function mountLobby(root) {
     h('main.lobby', {},
       h('section.hero', {},
         h('h1', {}, 'The family’s Euchre'),
-        h('p', {}, 'Four players, two teams, and one jack that isn’t what it looks like. Play friends, bots, or both.')),
+        h('p', {}, 'Four players, two teams, and one jack that isn’t what it looks like. Play friends, bots, or both.'),
+        h('div.play-now', {}, playButton, h('span.hint', {}, 'Three bots and you, straight to the table: the bots and house rules are the ones under “Open a table”.'))),
       status.el,
       whoEl,
       h('div.lobby-grid', {}, openForm, joinForm)));

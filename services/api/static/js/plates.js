@@ -39,7 +39,7 @@ export function drawPlate(el, v, seat) {
   fill(el,
     h('div.plate-top', {},
       v.dealer === seat ? h('span.dealer', { title: 'Dealer', 'aria-label': 'Dealer' }, 'D') : null,
-      h('strong.name', {}, nameOf(v, seat)),
+      h('strong.name', { title: nameOf(v, seat) }, nameOf(v, seat)),
       mine ? h('span.you', {}, 'You') : null,
       isBot(v, seat) && !s.away ? h('span.botmark', { title: `${levelName(s.bot)} bot` }, 'bot') : null),
     h('div.plate-tags', {}, tags),
