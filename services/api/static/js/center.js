@@ -145,7 +145,7 @@ export class Center {
       if (bid) {
         el.hidden = false;
         el.dataset.bid = bid.bid;
-        fill(el, withSuits(bidWords(bid)));
+        fill(el, withSuits(bidWords(bid, v.dealer)));
       } else if (thinking === seat && seat !== v.you) {
         el.hidden = false;
         el.dataset.bid = 'thinking';

@@ -3,7 +3,7 @@
 
 import { api } from './api.js';
 import { Banners } from './banners.js';
-import { cardName, effectiveSuit } from './cards.js';
+import { effectiveSuit } from './cards.js';
 import { drawMoves, statusText } from './dock.js';
 import { Center } from './center.js';
 import { h, Parts, sleep } from './dom.js';
@@ -16,7 +16,7 @@ import { drawRatingLine, ratingBox, settledRatings } from './ratings.js';
 import { drawReview, settledReview } from './review.js';
 import { nameOf } from './seats.js';
 import { drawSheet, sheetKey } from './sheet.js';
-import { callBanner, defendBanner, outcomeWords } from './words.js';
+import { callBanner, cannotPlay, defendBanner, outcomeWords } from './words.js';
 
 const DEAL_HOLD = 1200;
 
@@ -219,8 +219,7 @@ export class Game {
   explain(card) {
     const v = this.v;
     const led = v.trick.length ? effectiveSuit(v.trick[0].card, v.trump) : null;
-    const text = led ? `You must follow {${led}}: you can’t play the ${cardName(card, v.trump)}.` : 'That card can’t be played now.';
-    this.status.say(text, 'error', 4000);
+    this.status.say(cannotPlay(card, v.trump, led), 'error', 4000);
   }
 
   async playAgain() {

@@ -4,6 +4,7 @@
 import { fill, h, suitMark, SUIT_NAMES, withSuits } from './dom.js';
 import { miniCard } from './cards.js';
 import { nameOf, ourTeam, subject, teamMembers, teamName, teamOf } from './seats.js';
+import { calledBy } from './words.js';
 
 export function railKey(v) {
   return [v.score, v.you, v.seats.map((s) => [s.name, s.bot]), v.trump, v.maker, v.alone, v.defender, v.taken,
@@ -23,7 +24,7 @@ export function drawRail(el, v) {
       h('span.label', {}, 'Trump'),
       h('div.trump-line', {}, suitMark(v.trump, 'big'), h('span', {},
         h('strong', {}, SUIT_NAMES[v.trump]),
-        h('small', {}, `called by ${nameOf(v, v.maker)}${v.alone !== null ? ', alone' : ''}`))));
+        h('small', {}, calledBy(v)))));
   } else {
     trumpPanel = h('div.panel.trump.none', {},
       h('span.label', {}, 'Trump'),
@@ -56,7 +57,7 @@ export function drawRail(el, v) {
   const fate = {
     up: 'turned up',
     down: 'turned down',
-    picked: `picked up by ${nameOf(v, v.dealer)}`,
+    picked: `picked up by ${v.you === v.dealer ? 'you' : nameOf(v, v.dealer)}`,
     out: `out: ${subject(v, v.dealer)} ${v.you === v.dealer ? 'sit' : 'sits'} out`,
   }[v.kitty_state] || '';
   if (v.up) {

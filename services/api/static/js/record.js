@@ -174,7 +174,7 @@ function bidding(told, d, trump) {
     if (b.down) return ['The ', miniCard(d.up), ' is turned down: ', withSuits(`{${b.down}} can’t be trump`)];
     if (b.kept) return [name(b.seat), ' keeps a farmer’s hand'];
     if (b.swapped) return [name(b.seat), ' swaps a farmer’s hand: ', cards(b.swapped), ' for ', cards(b.got), ' from the kitty'];
-    return [name(b.seat), h('span.bid', {}, withSuits(bidWords(b)))];
+    return [name(b.seat), h('span.bid', {}, withSuits(bidWords(b, d.dealer)))];
   };
   return h('div.bidding', {},
     h('h4', {}, 'Bidding'),

@@ -1,14 +1,28 @@
 // What happened, in words, from the viewer's side of the table. Suits are written {S} and
 // drawn as marks by withSuits().
 
+import { cardName } from './cards.js';
 import { nameOf, ourTeam, subject, teamMembers, teamName, teamOf } from './seats.js';
 
 export const NUMBERS = ['no', 'one', 'two', 'three', 'four', 'five'];
 
-export function bidWords(b) {
+/** A bid as its seat said it; the dealer ordering the card up is picking it up. */
+export function bidWords(b, dealer) {
   if (b.bid === 'pass') return 'Pass';
-  const verb = b.bid === 'order' ? 'Order up' : 'Call';
+  const verb = b.bid === 'order' ? (b.seat === dealer ? 'Pick up' : 'Order up') : 'Call';
   return `${verb} {${b.suit}}${b.alone ? ' alone' : ''}`;
+}
+
+/** Who made trump, said to the viewer: "you" on the maker's own screen. */
+export function calledBy(v) {
+  return `called by ${v.you === v.maker ? 'you' : nameOf(v, v.maker)}${v.alone !== null ? ', alone' : ''}`;
+}
+
+/** Why a card was refused: it doesn't follow the suit led (`led`, or null if none was). */
+export function cannotPlay(card, trump, led) {
+  if (!led) return 'That card can’t be played now.';
+  const named = cardName(card, trump);
+  return `You must follow {${led}}: you can’t play ${named.startsWith('the ') ? named : `the ${named}`}.`;
 }
 
 /** A seat's side, said from where the viewer sits. */
