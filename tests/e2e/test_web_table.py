@@ -459,13 +459,17 @@ def test_a_long_name_is_clipped_with_an_ellipsis_inside_its_plate(browser, serve
             name, plate = seat.locator(".name"), seat.bounding_box()
             box = name.bounding_box()
             assert plate and box
-            inside = plate["x"] - 0.5 <= box["x"] <= box["x"] + box["width"] <= plate["x"] + plate[
-                "width"
-            ] + 0.5
+            inside = (
+                plate["x"] - 0.5
+                <= box["x"]
+                <= box["x"] + box["width"]
+                <= plate["x"] + plate["width"] + 0.5
+            )
             assert inside, (size, box, plate)
         mine = page.locator(".plate .name", has_text="Maximiliana")
         clipped = mine.evaluate(
-            "el => getComputedStyle(el).textOverflow === 'ellipsis' && el.scrollWidth > el.clientWidth"
+            "el => getComputedStyle(el).textOverflow === 'ellipsis'"
+            " && el.scrollWidth > el.clientWidth"
         )
         assert clipped, size
         shot(person, shots, f"long-name-{size['width']}")
