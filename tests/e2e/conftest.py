@@ -79,6 +79,14 @@ def server(database_url: str, redis_url: str, tmp_path: Path) -> Iterator[str]:
 
 
 @pytest.fixture
+def paced_server(database_url: str, redis_url: str, tmp_path: Path) -> Iterator[str]:
+    """The same, with bots thinking for as long as they do for real: for what the table shows
+    at the pace people see it."""
+    with serving(database_url, own_redis(redis_url), tmp_path, bot_scale=1) as base:
+        yield base
+
+
+@pytest.fixture
 def shots(request: pytest.FixtureRequest) -> Path:
     """artifacts/e2e/<test name>/, emptied first: where a test writes its screenshots."""
     folder = ARTIFACTS / re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.name)

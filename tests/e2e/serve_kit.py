@@ -53,15 +53,18 @@ def _redis_db(url: str, db: int) -> str:
 
 
 @contextlib.contextmanager
-def serving(database_url: str, redis_url: str, folder: Path, name: str = "serve") -> Iterator[str]:
+def serving(
+    database_url: str, redis_url: str, folder: Path, name: str = "serve", bot_scale: float = 0.02
+) -> Iterator[str]:
     """`euchre serve` on a free port over `database_url`, logging to `folder/<name>.log`; its
-    base URL once it answers, and stopped (with everything it started) afterwards."""
+    base URL once it answers, and stopped (with everything it started) afterwards. Bots think
+    for `bot_scale` of their real time (docs/bots.md "Pacing")."""
     port = _free_port()
     env = {
         **os.environ,
         "EUCHRE_DATABASE_URL": database_url,
         "EUCHRE_REDIS_URL": redis_url,
-        "EUCHRE_BOT_DELAY_SCALE": "0.02",
+        "EUCHRE_BOT_DELAY_SCALE": str(bot_scale),
         "EUCHRE_DATA_DIR": str(folder / "var"),
     }
     for variable in ("EUCHRE_HOST", "EUCHRE_PORT"):

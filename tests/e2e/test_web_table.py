@@ -474,3 +474,40 @@ def test_a_long_name_is_clipped_with_an_ellipsis_inside_its_plate(browser, serve
         assert clipped, size
         shot(person, shots, f"long-name-{size['width']}")
         person.page.context.close()
+
+
+# Counts, every frame, how long each finished trick stays on the table: from the frame its last
+# card is down (as many cards as plates in play) to the frame the table is cleared.
+WATCH_TRICKS = """() => {
+    window.__held = [];
+    let since = null;
+    const tick = () => {
+        const shown = document.querySelectorAll('.center .slot .card').length;
+        const playing = document.querySelectorAll('.plate:not(.out)').length;
+        const full = shown > 0 && shown >= playing;
+        const now = performance.now();
+        if (full && since === null) since = now;
+        if (!full && since !== null) { window.__held.push(now - since); since = null; }
+        requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+}"""
+
+
+def test_with_reduced_motion_a_finished_trick_stays_in_view_for_a_second(browser, paced_server):
+    """Reduced motion means no movement, not no time: every finished trick of a hand is on
+    the table, still, for a second or more before it is cleared (bots at their real pace)."""
+    ada = open_person(browser, paced_server, "Ada", reduced_motion="reduce")
+    sign_in_and_open(ada)
+    start_with_bots(ada)
+    page = ada.page
+    page.evaluate(WATCH_TRICKS)
+    while True:
+        s = wait_for_my_move(ada)
+        if s["phase"] == "scored":
+            break
+        make_move(ada)
+        moved_on(ada, s["seq"])
+    page.wait_for_function("() => window.__held.length >= 5")
+    held = page.evaluate("() => window.__held")
+    assert min(held) >= 1000, [round(ms) for ms in held]

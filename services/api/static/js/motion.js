@@ -30,8 +30,12 @@ export class Cues {
       // Catching up: while more waits behind, or it's your turn, cards land quicker. A held
       // cue (a trick's sweep) keeps a readable pace so a lead never just appears.
       // A tab in the background shows nothing, so it plays nothing: it catches up at once.
-      let speed = reducedMotion() || document.hidden ? 0 : 1;
-      if (speed && (this.queue.length > 3 || this.hurry())) speed = cue.held ? 0.6 : 0.35;
+      // Reduced motion keeps the time and drops the movement (animate, below).
+      let speed = document.hidden ? 0 : 1;
+      // With reduced motion a held cue is a still trick, seen for its whole time.
+      if (speed && (this.queue.length > 3 || this.hurry())) {
+        speed = cue.held ? (reducedMotion() ? 1 : 0.6) : 0.35;
+      }
       try { await cue.run(speed); } catch { /* an element went away mid-flight: carry on */ }
     }
     this.running = false;
@@ -47,9 +51,12 @@ export class Cues {
   idle() { return this.busy ? new Promise((resolve) => this.waiters.push(resolve)) : Promise.resolve(); }
 }
 
-/** Animate an element and wait for it (Web Animations), or do nothing at speed 0. */
+/** Animate an element and wait for it (Web Animations), or do nothing at speed 0. With
+ * reduced motion the element stays still for as long as it would have moved: a card that
+ * lands or a trick that is swept still takes its time, so every step can be seen. */
 export function animate(el, frames, duration, speed, easing = 'cubic-bezier(.2,.7,.2,1)') {
-  if (!speed || !el.animate) return Promise.resolve();
+  if (!speed) return Promise.resolve();
+  if (reducedMotion() || !el.animate) return pause(duration, speed);
   const a = el.animate(frames, { duration: duration * speed, easing, fill: 'both' });
   return a.finished.catch(() => {});
 }
