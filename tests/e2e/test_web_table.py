@@ -511,3 +511,126 @@ def test_with_reduced_motion_a_finished_trick_stays_in_view_for_a_second(browser
     page.wait_for_function("() => window.__held.length >= 5")
     held = page.evaluate("() => window.__held")
     assert min(held) >= 1000, [round(ms) for ms in held]
+
+
+HELPERS = ("playable", "partner", "bower", "banners")
+# Every frame: whether a banner was ever shown over the table.
+WATCH_BANNERS = """() => {
+    window.__banner = false;
+    const tick = () => {
+        if (document.querySelector('.banner:not([hidden])')) window.__banner = true;
+        requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+}"""
+# A bower mark drawn as the hand draws one: whether it can be seen.
+BOWER_SHOWN = """() => {
+    const card = document.createElement('div');
+    card.className = 'card';
+    card.innerHTML = '<span class="bower">Left</span>';
+    document.querySelector('.hand').append(card);
+    const shown = getComputedStyle(card.firstChild).display !== 'none';
+    card.remove();
+    return shown;
+}"""
+# What the status line says to a player whose partner (seat 2) holds the trick.
+PARTNER_WORDS = """async () => {
+    const { statusText } = await import('/js/dock.js');
+    const v = { status: 'playing', you: 0, seats: [{}, {}, {}, {}], trump: 'H',
+        trick: [{ seat: 1, card: '9S' }, { seat: 2, card: 'AS' }, { seat: 3, card: 'TS' }],
+        can: { play: { cards: ['KS'] } } };
+    return statusText(v, false);
+}"""
+
+
+def test_options_turn_each_helper_off_and_they_stay_off_after_a_reload(browser, server, shots):
+    ada = open_person(browser, server, "Ada", viewport={"width": 1366, "height": 768})
+    sign_in_and_open(ada)
+    start_with_bots(ada)
+    page = ada.page
+    assert page.evaluate(BOWER_SHOWN)
+    assert "Your partner is winning it." in page.evaluate(PARTNER_WORDS)
+
+    page.click(".options-menu > summary")
+    shot(ada, shots, "options", still=False)
+    for key in HELPERS:
+        box = page.locator(f"input[name=option-{key}]")
+        expect(box).to_be_checked()
+        box.uncheck()
+    page.reload()
+    expect(page.locator(GAME)).to_have_attribute("data-status", "playing")
+    page.click(".options-menu > summary")
+    for key in HELPERS:
+        expect(page.locator(f"input[name=option-{key}]")).not_to_be_checked()
+        expect(page.locator("html")).to_have_attribute(f"data-help-{key}", "off")
+    page.click(".options-menu > summary")
+
+    assert not page.evaluate(BOWER_SHOWN)
+    assert "partner" not in page.evaluate(PARTNER_WORDS)
+    page.evaluate(WATCH_BANNERS)
+    lifted = []
+    # To the end of this hand and through the next one's bidding, where a call is made (stick
+    # the dealer is on) and its banner would show.
+    hands = 0
+    while True:
+        s = wait_for_my_move(ada)
+        if s["phase"] == "scored":
+            hands += 1
+            if hands == 2:
+                break
+            wait_for_sheet(ada)
+            page.click(".sheet button[name=ready]")
+            expect(page.locator(GAME)).not_to_have_attribute("data-phase", "scored")
+            continue
+        if s["phase"] == "play":
+            lifted += page.locator(".hand .card[data-legal]").evaluate_all(
+                "cs => cs.map(c => [getComputedStyle(c).transform, getComputedStyle(c).opacity])"
+            )
+        make_move(ada)
+        moved_on(ada, s["seq"])
+    assert lifted and all(t == "none" and o == "1" for t, o in lifted), lifted
+    assert not page.evaluate("() => window.__banner"), "a banner showed though turned off"
+
+
+# Every frame a banner shows: each plate it overlaps, and how it was placed.
+WATCH_OVERLAPS = """() => {
+    window.__overlaps = [];
+    window.__banners = 0;
+    const tick = () => {
+        const banner = document.querySelector('.banner:not([hidden])');
+        if (banner) {
+            window.__banners += 1;
+            const b = banner.getBoundingClientRect();
+            for (const plate of document.querySelectorAll('.plate')) {
+                const p = plate.getBoundingClientRect();
+                if (b.left < p.right && p.left < b.right && b.top < p.bottom && p.top < b.bottom) {
+                    window.__overlaps.push([plate.className, banner.textContent]);
+                }
+            }
+        }
+        requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+}"""
+
+
+def test_a_banner_never_covers_a_plate(browser, server, shots):
+    """Calls, loners and results show under the plate across the table, at both sizes, so no
+    name, card count or "Sitting out" is hidden while one shows."""
+    for n, size in enumerate(({"width": 1366, "height": 768}, PHONE)):
+        context = size if "viewport" in size else {"viewport": size}
+        person = open_person(browser, server, f"Ada{n}", **context)
+        sign_in_and_open(person)
+        person.page.evaluate(WATCH_OVERLAPS)  # the game page is the same document
+        start_with_bots(person)
+        page = person.page
+        while True:
+            s = wait_for_my_move(person)
+            if s["phase"] == "scored":
+                break
+            make_move(person)
+            moved_on(person, s["seq"])
+        wait_for_sheet(person)
+        assert page.evaluate("() => window.__banners") > 0, "no banner showed this hand"
+        assert page.evaluate("() => window.__overlaps") == [], size
+        person.page.context.close()

@@ -2,12 +2,16 @@
 // Each waits its turn; one whose moment has passed (another deal is on) is dropped.
 
 import { fill, h, reducedMotion, withSuits } from './dom.js';
+import { option } from './options.js';
 
 const SHOW = 2000;
 
 export class Banners {
-  constructor(stillDue) {
+  /** `stillDue(banner)`: whether its moment hasn't passed; `place(el)`: puts the banner
+   * where it hides nothing that matters, just before it shows. */
+  constructor(stillDue, place) {
     this.el = h('div.banner', { hidden: true, role: 'status', 'aria-live': 'polite' });
+    this.place = place;
     this.queue = [];
     this.running = false;
     this.waiters = [];
@@ -18,6 +22,7 @@ export class Banners {
   get busy() { return this.running || this.queue.length > 0; }
 
   add(banner) {
+    if (!option('banners')) return;
     this.queue.push(banner);
     if (!this.running) this.run();
   }
@@ -31,6 +36,7 @@ export class Banners {
       this.el.dataset.tone = b.tone || 'call';
       fill(this.el, h('strong', {}, withSuits(b.title)), b.text ? h('span', {}, withSuits(b.text)) : null);
       this.el.hidden = false;
+      this.place?.(this.el);
       this.el.classList.remove('leaving');
       void this.el.offsetWidth;
       this.el.classList.add('showing');

@@ -31,6 +31,17 @@ function power(card, trump) {
   return RANKS.indexOf(rankOf(card));
 }
 
+/** Who is winning the trick so far: the best trump, or else the best card of the suit led. */
+export function winningSeat(trick, trump) {
+  const led = effectiveSuit(trick[0].card, trump);
+  const strength = (card) => {
+    const s = effectiveSuit(card, trump);
+    if (s === trump) return 100 + power(card, trump);
+    return s === led ? 50 + power(card, trump) : 0;
+  };
+  return trick.reduce((best, p) => (strength(p.card) > strength(best.card) ? p : best)).seat;
+}
+
 /**
  * The hand's order: trump first (the left bower with it, bowers high), then the other suits
  * with colours alternating where the cards allow; before trump, spades, hearts, clubs,

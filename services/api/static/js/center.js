@@ -73,6 +73,8 @@ export class Center {
   face(p) { return cardFace(p.card, { trump: this.v.trump, attrs: { 'data-seat': p.seat } }); }
 
   async playCue(p, speed) {
+    // A card lands once the banner over the table has gone, so no lead is played under it.
+    await this.game.banners.idle();
     const gen = this.generation;
     const el = this.face(p);
     const slot = this.slotOf(p.seat);

@@ -2,9 +2,10 @@
 // moves open to you as buttons, each showing its key.
 
 import { api } from './api.js';
-import { effectiveSuit } from './cards.js';
+import { effectiveSuit, winningSeat } from './cards.js';
 import { fill, h, withSuits } from './dom.js';
 import { keycap } from './keys.js';
+import { option } from './options.js';
 import { nameOf, ourTeam, teamMembers } from './seats.js';
 
 /** What the status line says when nothing has gone wrong. */
@@ -38,7 +39,8 @@ export function statusText(v, pending) {
     if (!v.trick.length) return 'Your lead: tap a card or press its number.';
     const led = effectiveSuit(v.trick[0].card, v.trump);
     const follow = can.play.cards.some((c) => effectiveSuit(c, v.trump) === led);
-    return follow ? `Your turn: follow {${led}}.` : `Your turn: no {${led}} in your hand, so any card goes.`;
+    const partner = option('partner') && winningSeat(v.trick, v.trump) === (v.you + 2) % 4 ? ' Your partner is winning it.' : '';
+    return follow ? `Your turn: follow {${led}}.${partner}` : `Your turn: no {${led}} in your hand, so any card goes.${partner}`;
   }
   if (v.phase === 'scored') {
     if (can.ready) return 'Hand over. Ready for the next one?';

@@ -45,7 +45,7 @@ export class Game {
 
     this.plates = [0, 1, 2, 3].map(() => h('div.plate'));
     this.center = new Center(this);
-    this.banners = new Banners((b) => this.bannerDue(b));
+    this.banners = new Banners((b) => this.bannerDue(b), (el) => this.placeBanner(el));
     this.railEl = h('aside.rail', { 'aria-label': 'Score, trump and tricks' });
     this.feltEl = h('section.felt', { 'aria-label': 'The table' }, this.plates, this.center.el, this.banners.el);
     this.movesEl = h('div.moves');
@@ -131,11 +131,22 @@ export class Game {
     if (sameDeal && prev.defender === null && v.defender !== null) this.banners.add({ ...defendBanner(v), deal: v.deal_no });
     if (v.hands.length > prev.hands.length && v.outcome) {
       const words = outcomeWords(v, v.outcome);
-      if (words.banner) this.banners.add({ title: words.banner, text: words.title, tone: v.outcome.how, hand: v.outcome.hand_no, deal: v.deal_no });
+      // A euchre or a march is said once the last trick's cards have landed, never before.
+      const banner = { title: words.banner, text: words.title, tone: v.outcome.how, hand: v.outcome.hand_no, deal: v.deal_no };
+      if (words.banner) this.center.cues.idle().then(() => this.banners.add(banner));
     }
     if (v.deal_no > prev.deal_no && v.hand_no === prev.hand_no && prev.status === 'playing' && prev.phase !== 'scored') {
       this.banners.add({ title: 'Thrown in', text: 'Everyone passed. The next dealer deals.', tone: 'call', deal: v.deal_no });
     }
+  }
+
+  /** A banner sits just under the plate across the table: clear of every plate, so nobody's
+   * name, cards or "Sitting out" is hidden while it shows. */
+  placeBanner(el) {
+    const across = this.plates.find((p) => p.classList.contains('at-top'));
+    if (!across) return;
+    const felt = this.feltEl.getBoundingClientRect();
+    el.style.top = `${Math.round(across.getBoundingClientRect().bottom - felt.top + 8)}px`;
   }
 
   bannerDue(b) { return !this.gone && !this.sheetOpen && b.deal === this.v.deal_no; }
@@ -178,6 +189,9 @@ export class Game {
       drawReview(this.reviewEl, v, review, review === null);
     }
   }
+
+  /** An option changed (options.js): redraw what it decides that styles alone don't. */
+  redraw() { if (this.v) this.drawStatus(true); }
 
   drawStatus(force = false) {
     if (this.status.sticky && !force) return;

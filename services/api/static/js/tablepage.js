@@ -8,6 +8,7 @@ import { bar, missingPage, tableLink } from './nav.js';
 import { Room } from './room.js';
 import { watch } from './stream.js';
 import { HostMenu } from './hostmenu.js';
+import { optionsMenu } from './options.js';
 import { Talk } from './talk.js';
 
 export function mountTablePage(root, code) {
@@ -41,7 +42,8 @@ export function mountTablePage(root, code) {
     if (!gone) watchTimer = setTimeout(countWatchers, 10000);
   };
   const hostMenu = new HostMenu({ act: (call) => ctx.act(call) });
-  const header = bar(h('span.table-code', {}, 'Table ', h('strong', { 'data-code': code }, code)), copyButton, talk.toggle, hostMenu.el, watchingEl, linkEl);
+  const options = optionsMenu(() => screen?.redraw?.());
+  const header = bar(h('span.table-code', {}, 'Table ', h('strong', { 'data-code': code }, code)), copyButton, talk.toggle, hostMenu.el, options, watchingEl, linkEl);
   const body = h('div.page');
   fill(root, header, body, talk.el);
 

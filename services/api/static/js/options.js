@@ -1,0 +1,51 @@
+// A player's own options at the table: each helper, and the banners, can be turned off. They
+// are kept in this browser, so what someone turned off stays off after a reload, and they
+// are set on the page's root as data-help-* for the styles that draw the helpers.
+
+import { h } from './dom.js';
+
+const KEY = 'euchre.options';
+
+export const OPTIONS = [
+  ['playable', 'Light up the cards I can play'],
+  ['partner', 'Say when my partner is winning the trick'],
+  ['bower', 'Mark the bowers'],
+  ['banners', 'Banners for calls, loners and results'],
+];
+
+function stored() {
+  try {
+    return JSON.parse(localStorage.getItem(KEY)) || {};
+  } catch {
+    return {};
+  }
+}
+
+/** Whether the option is on: every one is, until the player turns it off. */
+export const option = (key) => stored()[key] !== false;
+
+function show() {
+  for (const [key] of OPTIONS) document.documentElement.dataset[`help${key[0].toUpperCase()}${key.slice(1)}`] = option(key) ? 'on' : 'off';
+}
+
+function set(key, on) {
+  const now = { ...stored(), [key]: on };
+  try {
+    localStorage.setItem(KEY, JSON.stringify(now));
+  } catch {
+    // storage refused (a private window): the choice lasts for this page only
+  }
+  show();
+}
+
+/** The bar's Options menu; `changed` redraws what the options decide. */
+export function optionsMenu(changed) {
+  show();
+  const rows = OPTIONS.map(([key, label]) => h('label.option-row', {},
+    h('input', { type: 'checkbox', name: `option-${key}`, checked: option(key), onchange: (event) => { set(key, event.target.checked); changed?.(); } }),
+    h('span', {}, label)));
+  return h('details.host-menu.options-menu', {}, h('summary', {}, 'Options'),
+    h('div.host-menu-items', { role: 'group', 'aria-label': 'Options' }, rows));
+}
+
+show();
