@@ -132,7 +132,8 @@ def make_move(person: Person) -> str:
     if phase == "discard":
         cards = page.locator(".hand .card[data-legal=true]")
         index = cards.nth(cards.count() - 1).get_attribute("data-index")
-        page.keyboard.press(str(int(index) + 1))
+        page.keyboard.press(str(int(index) + 1))  # picks it
+        page.keyboard.press("B")  # and buries it
         return "discard"
     if phase == "play":
         lit = page.locator(".hand .card[data-legal=true]")

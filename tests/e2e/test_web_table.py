@@ -634,3 +634,45 @@ def test_a_banner_never_covers_a_plate(browser, server, shots):
         assert page.evaluate("() => window.__banners") > 0, "no banner showed this hand"
         assert page.evaluate("() => window.__overlaps") == [], size
         person.page.context.close()
+
+
+def test_the_dealer_picks_a_card_to_bury_and_can_change_their_mind_before_burying_it(
+    browser, server, shots
+):
+    ada = open_person(browser, server, "Ada", viewport={"width": 1366, "height": 768})
+    code = sign_in_and_open(ada)
+    start_with_bots(ada)
+    page = ada.page
+    while True:  # until Ada buries a card: she picks the card up whenever she deals
+        s = wait_for_my_move(ada)
+        if s["phase"] == "discard":
+            break
+        if s["phase"] == "scored":
+            wait_for_sheet(ada)
+            page.click(".sheet button[name=ready]")
+            expect(page.locator(GAME)).not_to_have_attribute("data-phase", "scored")
+            continue
+        dealer = httpx.get(f"{server}/api/tables/{code}").json()["dealer"]
+        if s["phase"] == "bid1" and dealer == int(s["you"]):
+            page.click("[data-move=order]")
+        else:
+            make_move(ada)
+        moved_on(ada, s["seq"])
+
+    hand = page.locator(".hand .card")
+    expect(hand).to_have_count(6)
+    hand.nth(0).click()
+    expect(hand.nth(0)).to_have_attribute("aria-pressed", "true")
+    shot(ada, shots, "discard-picked", still=False)
+    # Picked, not buried: nothing was sent.
+    assert ada.state()["seq"] == s["seq"] and ada.state()["phase"] == "discard"
+    page.click("[data-move=undo-discard]")
+    expect(hand.nth(0)).to_have_attribute("aria-pressed", "false")
+    expect(page.locator("[data-move=discard]")).to_be_disabled()
+    buried = hand.nth(1).get_attribute("data-card")
+    hand.nth(1).click()
+    page.click("[data-move=discard]")
+    moved_on(ada, s["seq"])
+    expect(hand).to_have_count(5)
+    assert buried not in hand.evaluate_all("cs => cs.map(c => c.dataset.card)")
+    ada.assert_no_errors()

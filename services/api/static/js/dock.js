@@ -33,7 +33,7 @@ export function statusText(v, pending) {
     if (!can.pass) return 'Everyone passed and you deal: you must call trump.';
     return `Round two: call any suit but {${v.up[1]}}, or pass.`;
   }
-  if (can.discard) return `You picked up the {${v.up[1]}}. Bury one card: tap it or press 1–6.`;
+  if (can.discard) return `You picked up the {${v.up[1]}}. Pick the card to bury (tap it or press 1–6), then Bury.`;
   if (can.defend) return `${name(v.alone)} is going alone. Defend alone against them?`;
   if (can.play) {
     if (!v.trick.length) return 'Your lead: tap a card or press its number.';
@@ -92,6 +92,11 @@ export function drawMoves(game, v, host) {
     slots = [null, null,
       button('Defend alone', 'A', () => game.send({ type: 'defend', alone: true }), { class: 'primary', 'data-move': 'defend-alone' }),
       button('With partner', 'P', () => game.send({ type: 'defend', alone: false }), { 'data-move': 'defend' })];
+  } else if (can.discard) {
+    const [card] = game.selected;
+    slots = [null, null,
+      button(card ? `Bury ${card[0] === 'T' ? '10' : card[0]}{${card[1]}}` : 'Bury', 'B', () => game.send({ type: 'discard', card }), { class: 'primary', disabled: game.pending || !card, 'data-move': 'discard' }),
+      button('Change my mind', 'U', () => { game.selected.clear(); game.draw(); }, { disabled: game.pending || !card, 'data-move': 'undo-discard' })];
   } else if (can.farmer) {
     slots = [null, null,
       button('Swap these three', 'W', () => game.send({ type: 'farmer', cards: [...game.selected] }), { class: 'primary', disabled: game.pending || game.selected.size !== 3, 'data-move': 'farmer-swap' }),

@@ -220,7 +220,9 @@ export class Game {
       if (can.play.cards.includes(card)) this.send({ type: 'play', card });
       else this.explain(card);
     } else if (can.discard) {
-      this.send({ type: 'discard', card });
+      // Picked, not yet buried: Bury sends it, and until then another card can be picked.
+      this.selected = new Set(this.selected.has(card) ? [] : [card]);
+      this.draw();
     } else if (can.farmer) {
       if (this.selected.has(card)) this.selected.delete(card);
       else if (this.selected.size < 3) this.selected.add(card);

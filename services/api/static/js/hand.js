@@ -1,5 +1,6 @@
 // Your hand: sorted with trump first, the cards you may play lit and the rest dimmed, keys
-// 1 to 6 by position. Tapping plays a card, picks the one to bury, or picks three to swap.
+// 1 to 6 by position. Tapping plays a card, picks the one to bury (Bury then buries it), or
+// picks three to swap.
 
 import { cardFace, sortHand } from './cards.js';
 import { fill, h } from './dom.js';
@@ -37,7 +38,7 @@ export function drawHand(el, v, { selected, pending, dealt, onCard }) {
       'data-key': i < 6 ? String(i + 1) : null,
       'data-legal': mode ? String(ok) : null,
       'aria-disabled': (mode && !ok) || pending ? 'true' : null,
-      'aria-pressed': mode === 'farmer' ? String(selected.has(card)) : null,
+      'aria-pressed': mode === 'farmer' || mode === 'discard' ? String(selected.has(card)) : null,
       onclick: () => onCard(card),
       style: dealt ? { animationDelay: `${i * 70}ms` } : null,
     };
