@@ -676,3 +676,54 @@ def test_the_dealer_picks_a_card_to_bury_and_can_change_their_mind_before_buryin
     expect(hand).to_have_count(5)
     assert buried not in hand.evaluate_all("cs => cs.map(c => c.dataset.card)")
     ada.assert_no_errors()
+
+
+# Every frame: a rail that changed while cards were still moving, and a hand lit to follow
+# while the table didn't show the trick it follows (the cards on the table by data-card).
+WATCH_ORDER = """() => {
+    window.__early = [];
+    let rail = null;
+    const tick = () => {
+        const game = document.querySelector('main.game');
+        const now = document.querySelector('.rail')?.textContent;
+        if (game && now !== undefined) {
+            if (rail !== null && now !== rail && game.dataset.motion === 'busy') {
+                window.__early.push(['rail', rail, now]);
+            }
+            rail = now;
+            const trick = (game.dataset.trick || '').split(' ').filter(Boolean).sort();
+            const shown = [...document.querySelectorAll('.center .slot .card')]
+                .map((c) => c.dataset.card).sort();
+            const lit = document.querySelectorAll('.hand .card.lit').length;
+            if (lit && trick.length && trick.join() !== shown.join()) {
+                window.__early.push(['follow', trick.join(), shown.join()]);
+            }
+        }
+        requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+}"""
+
+
+def test_the_table_never_shows_a_fact_before_the_cards_that_make_it(browser, paced_server):
+    """Over two hands at the real pace: the score, the pips and what each side needs change
+    only once the cards that made them have landed, and the hand lights up to follow only
+    when the cards it follows are on the table."""
+    ada = open_person(browser, paced_server, "Ada", viewport={"width": 1366, "height": 768})
+    sign_in_and_open(ada)
+    page = ada.page
+    page.evaluate(WATCH_ORDER)
+    start_with_bots(ada)
+    hands = 0
+    while hands < 2:
+        s = wait_for_my_move(ada)
+        if s["phase"] == "scored":
+            hands += 1
+            wait_for_sheet(ada)
+            page.click(".sheet button[name=ready]")
+            expect(page.locator(GAME)).not_to_have_attribute("data-phase", "scored")
+            continue
+        make_move(ada)
+        moved_on(ada, s["seq"])
+    assert page.evaluate("() => window.__early") == []
+    ada.assert_no_errors()

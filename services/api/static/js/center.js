@@ -19,7 +19,10 @@ export class Center {
     this.cues = new Cues();
     this.cues.hurry = () => game.myTurnToPlay();
     this.cues.onSkip = () => this.showAsIs();
-    this.cues.onchange = (busy) => { game.el.dataset.motion = busy ? 'busy' : 'idle'; };
+    this.cues.onchange = (busy) => {
+      game.el.dataset.motion = busy ? 'busy' : 'idle';
+      if (!busy) game.draw(); // what waited for the cards to land
+    };
     this.generation = 0;
     this.slots = Object.fromEntries(POSITIONS.map((p) => [p, h(`div.slot.at-${p}`)]));
     this.bubbles = Object.fromEntries(POSITIONS.map((p) => [p, h(`div.bubble.at-${p}`, { hidden: true })]));

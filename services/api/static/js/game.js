@@ -158,28 +158,33 @@ export class Game {
     if (!v) return;
     const host = !!me() && v.host === me()?.id;
     const mine = Object.keys(v.can || {}).some((k) => k !== 'deal');
+    // What the cards make (counts, turns, score, pips, your next move) waits until the table
+    // has shown those cards: never a fact before the cards that make it.
+    const settled = !this.center.cues.busy;
+    const held = !settled && !!v.can?.play;
     Object.assign(this.el.dataset, {
       phase: v.phase,
       status: v.status,
       seq: String(v.seq),
-      turn: mine ? 'me' : v.turn !== null ? 'other' : 'none',
+      turn: mine && !held ? 'me' : v.turn !== null ? 'other' : 'none',
       you: v.you === null ? 'watching' : String(v.you),
       sheet: this.sheetOpen ? 'open' : 'closed',
       pending: this.pending ? 'yes' : 'no',
     });
+    this.el.dataset.trick = v.trick.map((p) => p.card).join(' ');
     for (const seat of [0, 1, 2, 3]) {
-      if (this.parts.changed(`plate${seat}`, plateKey(v, seat))) drawPlate(this.plates[seat], v, seat);
+      if (settled && this.parts.changed(`plate${seat}`, plateKey(v, seat))) drawPlate(this.plates[seat], v, seat);
     }
-    if (this.parts.changed('rail', railKey(v))) drawRail(this.railEl, v);
-    if (this.parts.changed('moves', v.can, v.phase, v.status, v.up, v.you, v.dealer, this.alone, this.pending, this.selected.size, this.sheetOpen, host, v.seats[v.you ?? 0].away, v.again)) {
+    if (settled && this.parts.changed('rail', railKey(v))) drawRail(this.railEl, v);
+    if (settled && this.parts.changed('moves', v.can, v.phase, v.status, v.up, v.you, v.dealer, this.alone, this.pending, this.selected.size, this.sheetOpen, host, v.seats[v.you ?? 0].away, v.again)) {
       keepFocus(this.movesEl, () => drawMoves(this, v, host));
     }
     const dealt = this.lastDealt !== v.deal_no && ['farmer', 'bid1'].includes(v.phase) && v.bids.length === 0;
-    if (this.parts.changed('hand', handKey(v, this.selected, this.pending))) {
-      keepFocus(this.handEl, () => drawHand(this.handEl, v, { selected: this.selected, pending: this.pending, dealt, onCard: (c) => this.onCard(c) }));
+    if (this.parts.changed('hand', handKey(v, this.selected, this.pending), held)) {
+      keepFocus(this.handEl, () => drawHand(this.handEl, v, { selected: this.selected, pending: this.pending, held, dealt, onCard: (c) => this.onCard(c) }));
       this.lastDealt = v.deal_no;
     }
-    this.drawStatus();
+    if (settled) this.drawStatus();
     if (this.sheetOpen && this.parts.changed('sheet', sheetKey(v, host), this.pending, this.dealHeld())) this.drawSheetNow(host);
     if (v.status === 'over' && this.parts.changed('rating', this.ratings, this.ratingsLate, v.you)) {
       drawRatingLine(this.ratingEl, v, this.ratings, this.ratingsLate);
@@ -216,6 +221,7 @@ export class Game {
     const v = this.v;
     const can = v.can || {};
     if (this.pending) return;
+    if (can.play && this.center.cues.busy) return; // the trick so far is still landing
     if (can.play) {
       if (can.play.cards.includes(card)) this.send({ type: 'play', card });
       else this.explain(card);

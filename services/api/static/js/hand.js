@@ -18,13 +18,15 @@ export function handKey(v, selected, pending) {
   return [v.hand, v.trump, v.deal_no, handMode(v), [...selected], pending, v.you, v.sitting, v.kitty_state, v.up, v.status];
 }
 
-export function drawHand(el, v, { selected, pending, dealt, onCard }) {
+/** `held`: your turn to play, but the table is still showing the cards before it, so nothing
+ * is offered yet. */
+export function drawHand(el, v, { selected, pending, held = false, dealt, onCard }) {
   if (v.you === null) {
     el.dataset.mode = 'watching';
     fill(el, h('p.watching', {}, 'You’re watching this table.'));
     return;
   }
-  const { mode, legal } = handMode(v);
+  const { mode, legal } = held ? { mode: null, legal: [] } : handMode(v);
   const cards = sortHand(v.hand, v.trump);
   const sittingOut = v.sitting.includes(v.you);
   el.dataset.mode = mode || 'wait';
