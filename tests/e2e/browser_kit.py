@@ -155,3 +155,20 @@ def make_move(person: Person) -> str:
         page.click(".sheet button[name=ready]")
         return "ready"
     raise AssertionError(f"nothing to do in phase {phase}")
+
+
+def play_out_the_hand(person: Person) -> None:
+    """This person makes every move the hand asks of them, until it is scored."""
+    while True:
+        s = wait_for_my_move(person)
+        if s["phase"] == "scored":
+            return
+        make_move(person)
+        moved_on(person, s["seq"])
+
+
+def next_hand(person: Person) -> None:
+    """From a scored hand: the result sheet, and "Next hand" on it."""
+    wait_for_sheet(person)
+    person.page.click(".sheet button[name=ready]")
+    expect(person.page.locator(GAME)).not_to_have_attribute("data-phase", "scored")

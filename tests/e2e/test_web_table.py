@@ -10,7 +10,9 @@ from browser_kit import (
     GAME,
     make_move,
     moved_on,
+    next_hand,
     open_person,
+    play_out_the_hand,
     shot,
     sign_in_and_open,
     wait_for_my_move,
@@ -172,13 +174,14 @@ def test_two_people_at_one_table_see_each_others_moves_live(browser, server, sho
     people = {0: ada, 2: bo}
     cards_seen = 0
     while True:
-        # Ada's page shows whose turn it is: hers, Bo's (his plate is lit), or the hand is over.
+        # Ada's page shows whose turn it is, once the cards so far have landed: hers, Bo's (his
+        # plate is lit), or the hand is over.
         ada.page.wait_for_function(
             """() => {
                 const g = document.querySelector('main.game');
-                return g.dataset.phase === 'scored'
-                    || (g.dataset.turn === 'me' && g.dataset.pending === 'no')
-                    || !!document.querySelector('.plate[data-seat="2"][data-turn="yes"]');
+                return g.dataset.phase === 'scored' || (g.dataset.motion === 'idle' && (
+                    (g.dataset.turn === 'me' && g.dataset.pending === 'no')
+                    || !!document.querySelector('.plate[data-seat="2"][data-turn="yes"]')));
             }""",
             timeout=60_000,
         )
@@ -502,12 +505,7 @@ def test_with_reduced_motion_a_finished_trick_stays_in_view_for_a_second(browser
     start_with_bots(ada)
     page = ada.page
     page.evaluate(WATCH_TRICKS)
-    while True:
-        s = wait_for_my_move(ada)
-        if s["phase"] == "scored":
-            break
-        make_move(ada)
-        moved_on(ada, s["seq"])
+    play_out_the_hand(ada)
     page.wait_for_function("() => window.__held.length >= 5")
     held = page.evaluate("() => window.__held")
     assert min(held) >= 1000, [round(ms) for ms in held]
@@ -578,9 +576,7 @@ def test_options_turn_each_helper_off_and_they_stay_off_after_a_reload(browser, 
             hands += 1
             if hands == 2:
                 break
-            wait_for_sheet(ada)
-            page.click(".sheet button[name=ready]")
-            expect(page.locator(GAME)).not_to_have_attribute("data-phase", "scored")
+            next_hand(ada)
             continue
         if s["phase"] == "play":
             lifted += page.locator(".hand .card[data-legal]").evaluate_all(
@@ -624,12 +620,7 @@ def test_a_banner_never_covers_a_plate(browser, server, shots):
         person.page.evaluate(WATCH_OVERLAPS)  # the game page is the same document
         start_with_bots(person)
         page = person.page
-        while True:
-            s = wait_for_my_move(person)
-            if s["phase"] == "scored":
-                break
-            make_move(person)
-            moved_on(person, s["seq"])
+        play_out_the_hand(person)
         wait_for_sheet(person)
         assert page.evaluate("() => window.__banners") > 0, "no banner showed this hand"
         assert page.evaluate("() => window.__overlaps") == [], size
@@ -648,9 +639,7 @@ def test_the_dealer_picks_a_card_to_bury_and_can_change_their_mind_before_buryin
         if s["phase"] == "discard":
             break
         if s["phase"] == "scored":
-            wait_for_sheet(ada)
-            page.click(".sheet button[name=ready]")
-            expect(page.locator(GAME)).not_to_have_attribute("data-phase", "scored")
+            next_hand(ada)
             continue
         dealer = httpx.get(f"{server}/api/tables/{code}").json()["dealer"]
         if s["phase"] == "bid1" and dealer == int(s["you"]):
@@ -714,16 +703,8 @@ def test_the_table_never_shows_a_fact_before_the_cards_that_make_it(browser, pac
     page = ada.page
     page.evaluate(WATCH_ORDER)
     start_with_bots(ada)
-    hands = 0
-    while hands < 2:
-        s = wait_for_my_move(ada)
-        if s["phase"] == "scored":
-            hands += 1
-            wait_for_sheet(ada)
-            page.click(".sheet button[name=ready]")
-            expect(page.locator(GAME)).not_to_have_attribute("data-phase", "scored")
-            continue
-        make_move(ada)
-        moved_on(ada, s["seq"])
+    for _ in range(2):
+        play_out_the_hand(ada)
+        next_hand(ada)
     assert page.evaluate("() => window.__early") == []
     ada.assert_no_errors()

@@ -11,8 +11,8 @@ export class HostMenu {
   constructor(ctx) {
     this.ctx = ctx;
     this.parts = new Parts();
-    this.list = h('div.host-menu-items', { role: 'group', 'aria-label': 'Host tools' });
-    this.el = h('details.host-menu', { hidden: true }, h('summary', {}, 'Host'), this.list);
+    this.list = h('div.bar-menu-items', { role: 'group', 'aria-label': 'Host tools' });
+    this.el = h('details.bar-menu.host-menu', { hidden: true }, h('summary', {}, 'Host'), this.list);
   }
 
   update(v) {

@@ -44,8 +44,8 @@ export function optionsMenu(changed) {
   const rows = OPTIONS.map(([key, label]) => h('label.option-row', {},
     h('input', { type: 'checkbox', name: `option-${key}`, checked: option(key), onchange: (event) => { set(key, event.target.checked); changed?.(); } }),
     h('span', {}, label)));
-  return h('details.host-menu.options-menu', {}, h('summary', {}, 'Options'),
-    h('div.host-menu-items', { role: 'group', 'aria-label': 'Options' }, rows));
+  return h('details.bar-menu.options-menu', {}, h('summary', {}, 'Options'),
+    h('div.bar-menu-items', { role: 'group', 'aria-label': 'Options' }, rows));
 }
 
 show();
