@@ -175,6 +175,8 @@ export class Game {
     for (const seat of [0, 1, 2, 3]) {
       if (settled && this.parts.changed(`plate${seat}`, plateKey(v, seat))) drawPlate(this.plates[seat], v, seat);
     }
+    // A plate that grew (a "Called" tag) must not grow under a banner showing below it.
+    if (!this.banners.el.hidden) this.placeBanner(this.banners.el);
     if (settled && this.parts.changed('rail', railKey(v))) drawRail(this.railEl, v);
     if (settled && this.parts.changed('moves', v.can, v.phase, v.status, v.up, v.you, v.dealer, this.alone, this.pending, this.selected.size, this.sheetOpen, host, v.seats[v.you ?? 0].away, v.again)) {
       keepFocus(this.movesEl, () => drawMoves(this, v, host));
