@@ -55,7 +55,7 @@ def choose_card(k: Known, rng: random.Random) -> int:
     mem = Memory(k, full=True)
     rule = play.lead(k, mem, options, True) if not k.trick else play.follow(k, mem, options, True)
     options = _etiquette(k, mem, options)
-    weigh = inference.weigher(k, _played(k))
+    weigh = inference.weigher(k, mem.played)
     return search.choose(k, options, rule, rng, PLAY, mem, weigh)
 
 
@@ -198,8 +198,9 @@ def _deals(k: Known, rng: random.Random, n: int) -> list[World]:
 
 def _dealt(k: Known, rng: random.Random, n: int) -> list[World]:
     """Deals of the hidden cards once trump is made (sampling.py), weighed by the bids."""
-    unseen = Unseen(k, Memory(k, full=True))
-    weigh = inference.weigher(k, _played(k))
+    mem = Memory(k, full=True)
+    unseen = Unseen(k, mem)
+    weigh = inference.weigher(k, mem.played)
     out = []
     for _ in range(n):
         hands = unseen.hands(rng, k.hand)
@@ -207,17 +208,6 @@ def _dealt(k: Known, rng: random.Random, n: int) -> list[World]:
         if w > 0.0:
             out.append((hands, w))
     return out
-
-
-def _played(k: Known) -> list[int]:
-    """The cards each seat has played this hand."""
-    played = [0, 0, 0, 0]
-    for _, cards, _ in k.tricks:
-        for seat, c in cards:
-            played[seat] |= 1 << c
-    for seat, c in k.trick:
-        played[seat] |= 1 << c
-    return played
 
 
 # -- valuing ---------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from domain.cards import DECK, FOLLOWS, POWER, SUIT_MASK
 
 
 class Memory:
-    __slots__ = ("gone", "held", "k", "left", "loose", "t", "void")
+    __slots__ = ("gone", "held", "k", "left", "loose", "played", "t", "void")
 
     def __init__(self, k: Known, full: bool):
         self.k = k
@@ -56,6 +56,8 @@ class Memory:
             gone |= 1 << k.buried
         self.gone = gone
         self.void = void
+        # The cards each seat has played this hand (with `full`; else only this trick's).
+        self.played = played
         self.held = held
         # Cards whose place this seat doesn't know: in another hand, the kitty, or buried.
         self.loose = DECK & ~k.hand & ~gone & ~(held[0] | held[1] | held[2] | held[3])

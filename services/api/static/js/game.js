@@ -170,8 +170,8 @@ export class Game {
       you: v.you === null ? 'watching' : String(v.you),
       sheet: this.sheetOpen ? 'open' : 'closed',
       pending: this.pending ? 'yes' : 'no',
+      trick: v.trick.map((p) => p.card).join(' '),
     });
-    this.el.dataset.trick = v.trick.map((p) => p.card).join(' ');
     for (const seat of [0, 1, 2, 3]) {
       if (settled && this.parts.changed(`plate${seat}`, plateKey(v, seat))) drawPlate(this.plates[seat], v, seat);
     }
