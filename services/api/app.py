@@ -16,6 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from domain.events import Event
 from domain.state import State
+from infra import keyvalue
 from infra.db import create_engine
 from infra.doorbell import Doorbell
 from infra.eventstore import EventStore
@@ -45,6 +46,12 @@ from services.use_cases import Tables
 
 LOBBY_POLL = 5.0
 LOBBY_GATHER = 0.5
+# The collector's thresholds for a serving process (CPython's default is 700, 10, 10). Each
+# open stream keeps some 190 objects alive and each move makes short-lived ones that outlive a
+# 700-allocation young generation: promoted, they brought a full collection of ~470,000 objects
+# (~290 ms, a stall in every request) every 7-10 s at 2,500 streams. A young generation of
+# 50,000 lets them die young; full collections came about once a minute (docs/scaling.md).
+GC_THRESHOLDS = (50_000, 20, 10)
 
 OnCommit = Callable[[State, list[Event]], Awaitable[None]]
 
@@ -101,7 +108,7 @@ def create_app(
         # the store's own pool (sizes: docs/scaling.md).
         engine = create_engine(database_url, pool_size=5, max_overflow=10)
         store = await EventStore.open(database_url, size=20)
-        redis = aioredis.from_url(redis_url) if redis_url else None
+        redis = keyvalue.connect(redis_url) if redis_url else None
         app.state.secure_cookies = secure_cookies
         if rate_limits is not None:
             prefix = f"euchre-limits:{make_url(database_url).database}"
@@ -138,6 +145,7 @@ def create_app(
             # Everything made to start up lives as long as the process: out of the collector's
             # sight, a full collection under load no longer walks it (a pause in every request).
             gc.freeze()
+            gc.set_threshold(*GC_THRESHOLDS)
             try:
                 yield
             finally:

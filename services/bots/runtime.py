@@ -15,9 +15,9 @@ import logging
 import threading
 
 import dramatiq
-import redis.asyncio as aioredis
 
 from domain.events import GameWon, HandScored
+from infra import keyvalue
 from infra.activity import Activity
 from infra.broker import (
     BOT_QUEUE,
@@ -124,7 +124,7 @@ class BotRuntime:
         self.ratings = Ratings(self._engine, store)
         self.reviews = Reviews(self._engine, store)
         if self._presence_url is not None:
-            redis = aioredis.from_url(self._presence_url)
+            redis = keyvalue.connect(self._presence_url)
             self._presence = Presence(redis, namespace(self.database_url))
 
     def _bot_turn(self, code: str, key: str) -> None:
