@@ -19,6 +19,8 @@ POOL_SIZE = 100
 WAIT_SECONDS = 10.0
 
 
-def connect(url: str, size: int = POOL_SIZE) -> aioredis.Redis:
-    pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=size, timeout=WAIT_SECONDS)
+def connect(url: str) -> aioredis.Redis:
+    pool = aioredis.BlockingConnectionPool.from_url(
+        url, max_connections=POOL_SIZE, timeout=WAIT_SECONDS
+    )
     return aioredis.Redis(connection_pool=pool)

@@ -131,19 +131,21 @@ class Presence:
         request, each beat. Rounds let requests in between."""
         now = time.monotonic()
         self._written = {p: t for p, t in self._written.items() if now - t < self.grace}
-        calls: list[tuple[str, tuple, dict]] = []  # (the pipeline's method, args, keywords)
-        for code, player in self._open:
-            calls.append(("set", (self.key(code, player), b"1"), {"ex": self._ttl}))
-            self._written[code, player] = now
-        for code, streams in self._streams.items():
-            listing = self._listing(streams.values())
-            calls.append(("hset", (self._watchers(code),), {"mapping": listing}))
-            calls.append(("expire", (self._watchers(code), self._ttl * 2), {}))
-        for start in range(0, len(calls), BEAT_ROUND):
-            async with self._redis.pipeline(transaction=False) as pipe:
-                for method, args, keywords in calls[start : start + BEAT_ROUND]:
-                    getattr(pipe, method)(*args, **keywords)
-                await pipe.execute()
+        # Snapshots: streams open and close while a round is on its way.
+        async with self._redis.pipeline(transaction=False) as pipe:
+            for code, player in list(self._open):
+                pipe.set(self.key(code, player), b"1", ex=self._ttl)
+                self._written[code, player] = now
+                if len(pipe) >= BEAT_ROUND:
+                    await pipe.execute()
+            for code, streams in list(self._streams.items()):
+                if not streams:  # the table's last stream closed during an earlier round
+                    continue
+                pipe.hset(self._watchers(code), mapping=self._listing(streams.values()))
+                pipe.expire(self._watchers(code), self._ttl * 2)
+                if len(pipe) >= BEAT_ROUND:
+                    await pipe.execute()
+            await pipe.execute()
 
     async def run(self) -> None:
         """Beat four times per grace period, so a streaming person's key never runs out."""

@@ -50,7 +50,7 @@ LOBBY_GATHER = 0.5
 # open stream keeps some 190 objects alive and each move makes short-lived ones that outlive a
 # 700-allocation young generation: promoted, they brought a full collection of ~470,000 objects
 # (~290 ms, a stall in every request) every 7-10 s at 2,500 streams. A young generation of
-# 50,000 lets them die young; full collections came about once a minute (docs/scaling.md).
+# 50,000 lets them die young: one full collection in an 80 s run (docs/scaling.md).
 GC_THRESHOLDS = (50_000, 20, 10)
 
 OnCommit = Callable[[State, list[Event]], Awaitable[None]]
