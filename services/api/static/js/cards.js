@@ -5,10 +5,14 @@ import { h, isRed, suitMark, SUIT_NAMES } from './dom.js';
 export const RANKS = '9TJQKA';
 const RANK_LABEL = { 9: '9', T: '10', J: 'J', Q: 'Q', K: 'K', A: 'A' };
 const RANK_WORD = { 9: 'nine', T: 'ten', J: 'jack', Q: 'queen', K: 'king', A: 'ace' };
+const SUIT_SYMBOL = { S: '♠', H: '♥', D: '♦', C: '♣' };
 
 export const rankOf = (card) => card[0];
 export const suitOf = (card) => card[1];
 export const rankLabel = (card) => RANK_LABEL[card[0]];
+
+/** A card as its corner shows it: "J♠", "10♥". */
+export const cardShort = (card) => `${rankLabel(card)}${SUIT_SYMBOL[suitOf(card)]}`;
 
 /** The other suit of the same colour: clubs for spades, diamonds for hearts. */
 export const sameColour = (suit) => ({ S: 'C', C: 'S', H: 'D', D: 'H' })[suit];
@@ -78,13 +82,19 @@ const PIPS = {
   T: [[25, 10], [25, 37], [25, 63], [25, 90], [75, 10], [75, 37], [75, 63], [75, 90], [50, 24], [50, 76]],
 };
 
-/** A card face (or its back, for `null`). Extra attributes go on the outer element. */
-export function cardFace(card, { trump = null, tag = 'div', attrs = {}, cls = '' } = {}) {
-  if (!card) return h(`${tag}.card.back${cls ? `.${cls}` : ''}`, { 'aria-label': 'a card, face down', ...attrs });
+/** A card face (or its back, for `null`). Extra attributes go on the outer element; `flag` is
+ * a word pinned to the face ("Picked up").
+ *
+ * The name starts with the text the face shows (its corner, the bower's tag, the flag), so
+ * someone who names what they see, as voice control does, names the card; the words after
+ * say what it is. The rank drawn again (the turned corner, a court card's middle) and its key
+ * are drawn by CSS, so they don't count as its text twice. */
+export function cardFace(card, { trump = null, tag = 'div', attrs = {}, cls = '', flag = null } = {}) {
+  if (!card) return h(`${tag}.card.back${cls ? `.${cls}` : ''}`, { role: 'img', 'aria-label': 'a card, face down', ...attrs });
   const suit = suitOf(card);
   const rank = rankOf(card);
   const colour = isRed(suit) ? 'red' : 'black';
-  const corner = (where) => h(`span.corner.${where}`, {}, h('b', {}, rankLabel(card)), suitMark(suit));
+  const corner = (where, attrs, text) => h(`span.corner.${where}`, {}, h('b', attrs, text), suitMark(suit));
   let middle;
   if (PIPS[rank]) {
     middle = h('span.pips', {}, PIPS[rank].map(([x, y]) =>
@@ -92,22 +102,26 @@ export function cardFace(card, { trump = null, tag = 'div', attrs = {}, cls = ''
   } else if (rank === 'A') {
     middle = h('span.ace', {}, suitMark(suit));
   } else {
-    middle = h('span.court', {}, h('b', {}, rank), suitMark(suit));
+    middle = h('span.court', {}, h('b', { 'data-rank': rank }), suitMark(suit));
   }
-  const el = h(`${tag}.card.${colour}${cls ? `.${cls}` : ''}`, {
+  const bower = isLeft(card, trump) ? h('span.bower', { title: 'The left bower counts as trump' }, 'Left')
+    : isRight(card, trump) ? h('span.bower.right', { title: 'The right bower: the highest card' }, 'Right') : null;
+  const shown = [cardShort(card), bower?.textContent, flag].filter(Boolean).join(' ');
+  // The spaces keep the face's words apart as they are read: "J Left", not "JLeft".
+  return h(`${tag}.card.${colour}${cls ? `.${cls}` : ''}`, {
     'data-card': card,
-    'aria-label': cardName(card, trump),
+    'aria-label': `${shown}, ${cardName(card, trump)}`,
+    role: tag === 'button' ? null : 'img',
     ...attrs,
-  }, corner('tl'), h('span.mid', {}, middle, h('span.solo', {}, suitMark(suit))), corner('br'));
-  if (isLeft(card, trump)) el.append(h('span.bower', { title: 'The left bower counts as trump' }, 'Left'));
-  else if (isRight(card, trump)) el.append(h('span.bower.right', { title: 'The right bower: the highest card' }, 'Right'));
-  return el;
+  }, corner('tl', {}, rankLabel(card)), h('span.mid', {}, middle, h('span.solo', {}, suitMark(suit))),
+  corner('br', { 'data-rank': rankLabel(card) }),
+  bower ? [' ', bower] : null, flag ? [' ', h('span.flag', {}, flag)] : null);
 }
 
 /** A small inline card for text and the rail: "J" and a suit mark; named as a bower once
  * `trump` is known. */
 export function miniCard(card, trump = null) {
-  if (!card) return h('span.mini.back', { 'aria-label': 'a card, face down' });
-  return h(`span.mini.${isRed(suitOf(card)) ? 'red' : 'black'}`, { 'data-card': card, 'aria-label': cardName(card, trump) },
+  if (!card) return h('span.mini.back', { role: 'img', 'aria-label': 'a card, face down' });
+  return h(`span.mini.${isRed(suitOf(card)) ? 'red' : 'black'}`, { 'data-card': card, role: 'img', 'aria-label': `${cardShort(card)}, ${cardName(card, trump)}` },
     h('b', {}, rankLabel(card)), suitMark(suitOf(card)));
 }

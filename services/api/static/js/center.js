@@ -130,7 +130,7 @@ export class Center {
     }
     if (!bidding) { this.deck.replaceChildren(); this.deck.hidden = true; return; }
     this.deck.hidden = false;
-    const kitty = h('div.kitty', { 'aria-label': 'The kitty' }, [0, 1, 2].map(() => cardFace(null)));
+    const kitty = h('div.kitty', { role: 'group', 'aria-label': 'The kitty' }, [0, 1, 2].map(() => cardFace(null)));
     const up = v.kitty_state === 'up'
       ? cardFace(v.up, { cls: 'up-card' })
       : h('div.turned-down', {}, cardFace(null), h('span.caption', {}, withSuits(`{${v.up[1]}} turned down`)));
@@ -154,7 +154,7 @@ export class Center {
       } else if (thinking === seat && seat !== v.you) {
         el.hidden = false;
         el.dataset.bid = 'thinking';
-        fill(el, h('span.dots', { 'aria-label': 'thinking' }, h('i'), h('i'), h('i')));
+        fill(el, h('span.dots', { role: 'img', 'aria-label': 'thinking' }, h('i'), h('i'), h('i')));
       } else {
         el.hidden = true;
         delete el.dataset.bid;

@@ -49,7 +49,7 @@ export class Game {
     this.railEl = h('aside.rail', { 'aria-label': 'Score, trump and tricks' });
     this.feltEl = h('section.felt', { 'aria-label': 'The table' }, this.plates, this.center.el, this.banners.el);
     this.movesEl = h('div.moves');
-    this.handEl = h('div.hand', { 'aria-label': 'Your hand' });
+    this.handEl = h('div.hand', { role: 'group', 'aria-label': 'Your hand' });
     this.sheetEl = h('div.sheet', { role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'sheet-title' });
     this.sheetLayer = h('div.sheet-layer', { hidden: true, 'data-layer': '2' }, this.sheetEl);
     this.ratingEl = h('p.rating-line', { role: 'status', 'aria-live': 'polite' });

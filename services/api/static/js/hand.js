@@ -45,9 +45,9 @@ export function drawHand(el, v, { selected, pending, held = false, dealt, onCard
       style: dealt ? { animationDelay: `${i * 70}ms` } : null,
     };
     const classes = [mode ? (ok ? 'lit' : 'dim') : '', selected.has(card) ? 'selected' : '', dealt ? 'dealt' : ''].filter(Boolean).join('.');
-    const el2 = cardFace(card, { tag: 'button', trump: v.trump, attrs, cls: classes });
-    if (mode === 'discard' && card === v.up) el2.append(h('span.flag', {}, 'Picked up'));
-    if (i < 6) el2.append(h('kbd.cardkey', { 'aria-hidden': 'true' }, String(i + 1)));
+    const flag = mode === 'discard' && card === v.up ? 'Picked up' : null;
+    const el2 = cardFace(card, { tag: 'button', trump: v.trump, attrs, cls: classes, flag });
+    if (i < 6) el2.append(h('kbd.cardkey', { 'aria-hidden': 'true', 'data-hint': String(i + 1) }));
     return el2;
   }), sittingOut ? h('p.sitting-note', {}, 'Your partner is going alone: you sit this hand out.') : null);
 }

@@ -38,12 +38,12 @@ export function drawPlate(el, v, seat) {
   el.classList.toggle('mine', mine);
   fill(el,
     h('div.plate-top', {},
-      v.dealer === seat ? h('span.dealer', { title: 'Dealer', 'aria-label': 'Dealer' }, 'D') : null,
+      v.dealer === seat ? h('span.dealer', { title: 'Dealer', role: 'img', 'aria-label': 'Dealer' }, 'D') : null,
       h('strong.name', { title: nameOf(v, seat) }, nameOf(v, seat)),
       mine ? h('span.you', {}, 'You') : null,
       isBot(v, seat) && !s.away ? h('span.botmark', { title: `${levelName(s.bot)} bot` }, 'bot') : null),
     h('div.plate-tags', {}, tags),
-    mine ? null : h('div.backs', { 'aria-label': `${count} card${count === 1 ? '' : 's'}`, title: `${count} card${count === 1 ? '' : 's'}` },
+    mine ? null : h('div.backs', { role: 'img', 'aria-label': `${count} card${count === 1 ? '' : 's'}`, title: `${count} card${count === 1 ? '' : 's'}` },
       Array.from({ length: count }, () => h('span.back-mini')),
       h('span.count', {}, String(count))));
 }

@@ -45,7 +45,7 @@ export function drawSheet(el, v, { host, act, rating, review, dealHeld = false, 
   if (v.status === 'over') {
     const won = v.you !== null && v.winner === us;
     const title = v.you === null ? `${teamMembers(v, v.winner)} won` : won ? 'We won!' : 'They won';
-    const squares = h('div.squares', { 'aria-label': 'Each hand: who scored' }, v.hands.map((x) => h('span.square', { class: x.team === us ? 'ours' : 'theirs', title: `Hand ${x.hand_no}: ${teamName(v, x.team)}` })));
+    const squares = h('div.squares', { role: 'img', 'aria-label': `Each hand, who scored: ${v.hands.map((x) => teamName(v, x.team)).join(', ')}` }, v.hands.map((x) => h('span.square', { class: x.team === us ? 'ours' : 'theirs', title: `Hand ${x.hand_no}: ${teamName(v, x.team)}` })));
     const share = shareText(v);
     el.dataset.sheet = 'over';
     fill(el,

@@ -147,7 +147,7 @@ export class Talk {
     const sorted = [...this.lines.values()].sort((a, b) => a.seq - b.seq);
     fill(this.list, sorted.map((l) => h('li.talk-line', { 'data-seq': l.seq, 'data-kind': l.kind },
       h('strong.talk-who', {}, l.name),
-      l.kind === 'chat' ? h('span.talk-text', {}, l.text) : h('span.talk-emoji', { 'aria-label': `reacted ${l.emoji}` }, l.emoji))));
+      l.kind === 'chat' ? h('span.talk-text', {}, l.text) : h('span.talk-emoji', { role: 'img', 'aria-label': `reacted ${l.emoji}` }, l.emoji))));
     if (atEnd || !this.open) this.list.scrollTop = this.list.scrollHeight;
   }
 
