@@ -55,6 +55,7 @@ export class Game {
     this.ratingEl = h('p.rating-line', { role: 'status', 'aria-live': 'polite' });
     this.reviewEl = h('section.review', { role: 'status', 'aria-live': 'polite' });
     this.el = h('main.game', {},
+      h('h1.sr-only', {}, `The game at table ${ctx.code}`),
       h('div.board', {}, this.feltEl, this.railEl),
       h('div.dock', {}, this.status.el, this.movesEl),
       this.handEl,

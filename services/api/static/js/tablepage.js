@@ -43,7 +43,7 @@ export function mountTablePage(root, code) {
   };
   const hostMenu = new HostMenu({ act: (call) => ctx.act(call) });
   const options = optionsMenu(() => screen?.redraw?.());
-  const header = bar(h('span.table-code', {}, 'Table ', h('strong', { 'data-code': code }, code)), copyButton, talk.toggle, hostMenu.el, options, watchingEl, linkEl);
+  const header = bar(h('span.table-code', {}, h('span.table-word', {}, 'Table '), h('strong', { 'data-code': code }, code)), copyButton, talk.toggle, hostMenu.el, options, watchingEl, linkEl);
   const body = h('div.page');
   fill(root, header, body, talk.el);
 
