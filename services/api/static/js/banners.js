@@ -34,7 +34,8 @@ export class Banners {
       if (!this.stillDue(b)) continue;
       this.current = b;
       this.el.dataset.tone = b.tone || 'call';
-      fill(this.el, h('strong', {}, withSuits(b.title)), b.text ? h('span', {}, withSuits(b.text)) : null);
+      // The space keeps the title and its line apart when read out; the grid ignores it.
+      fill(this.el, h('strong', {}, withSuits(b.title)), b.text ? [' ', h('span', {}, withSuits(b.text))] : null);
       this.el.hidden = false;
       this.place?.(this.el);
       this.el.classList.remove('leaving');

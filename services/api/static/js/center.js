@@ -1,5 +1,6 @@
 // The middle of the table: the trick (cards arriving one by one, a finished trick swept to
-// its winner before the next lead), each seat's bid while bidding, and the turned card.
+// its winner before the next lead), each seat's bid while bidding, and the turned card. Each card
+// and trick is told to the game's play-by-play as its view arrives.
 //
 // The stream sends a view after every change; the trick on screen follows the views through
 // a queue of cues, so a card played and a trick taken in one update still both show.
@@ -8,7 +9,7 @@ import { fill, h, Parts, withSuits } from './dom.js';
 import { cardFace } from './cards.js';
 import { animate, Cues, offsetTo, pause } from './motion.js';
 import { POSITIONS, positionOf } from './seats.js';
-import { bidWords } from './words.js';
+import { bidWords, playedWords, tookWords } from './words.js';
 
 const copy = (x) => ({ deal: x.deal, done: x.done, cards: x.cards.map((p) => ({ ...p })) });
 
@@ -49,11 +50,13 @@ export class Center {
       const played = (p) => {
         plan.cards.push({ ...p });
         this.cues.add((speed) => this.playCue(p, speed));
+        this.game.tell(playedWords(v, p));
       };
       while (plan.done < now.done) {
         const trick = v.tricks[plan.done];
         for (const p of trick.cards) if (!plan.cards.some((x) => x.seat === p.seat)) played(p);
         this.cues.add((speed) => this.sweepCue(trick, speed), { held: true });
+        this.game.tell(tookWords(v, plan.done));
         plan.done += 1;
         plan.cards = [];
       }

@@ -9,7 +9,7 @@ import { option } from './options.js';
 import { nameOf, ourTeam, teamMembers } from './seats.js';
 
 /** What the status line says when nothing has gone wrong. */
-export function statusText(v, pending) {
+export function statusText(v) {
   const can = v.can || {};
   const name = (seat) => nameOf(v, seat);
   if (v.status === 'over') {
@@ -22,7 +22,6 @@ export function statusText(v, pending) {
       ? 'You left: a bot plays for you until you sit back down.'
       : 'You were away, so a bot is playing for you: make a move to take your seat back.';
   }
-  if (pending) return 'Sending…';
   if (can.farmer) return 'A farmer’s hand! Pick three cards to swap for the kitty, or keep your hand.';
   if (can.order) {
     const suit = v.up[1];

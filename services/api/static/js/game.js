@@ -16,9 +16,10 @@ import { drawRatingLine, ratingBox, settledRatings } from './ratings.js';
 import { drawReview, settledReview } from './review.js';
 import { nameOf } from './seats.js';
 import { drawSheet, sheetKey } from './sheet.js';
-import { callBanner, cannotPlay, defendBanner, outcomeWords } from './words.js';
+import { callBanner, cannotPlay, defendBanner, outcomeWords, scoredWords } from './words.js';
 
 const DEAL_HOLD = 1200;
+const TOLD_KEPT = 20; // lines the play-by-play keeps: it is heard as it grows, never reread
 
 export class Game {
   constructor(ctx) {
@@ -54,8 +55,11 @@ export class Game {
     this.sheetLayer = h('div.sheet-layer', { hidden: true, 'data-layer': '2' }, this.sheetEl);
     this.ratingEl = h('p.rating-line', { role: 'status', 'aria-live': 'polite' });
     this.reviewEl = h('section.review', { role: 'status', 'aria-live': 'polite' });
+    // The play as a screen reader hears it: each card, each trick's winner, each hand's score.
+    this.toldEl = h('div.sr-only', { role: 'log', 'aria-label': 'The play' });
     this.el = h('main.game', {},
       h('h1.sr-only', {}, `The game at table ${ctx.code}`),
+      this.toldEl,
       h('div.board', {}, this.feltEl, this.railEl),
       h('div.dock', {}, this.status.el, this.movesEl),
       this.handEl,
@@ -90,6 +94,7 @@ export class Game {
     }
     this.announce(prev, v);
     this.center.sync(v, prev);
+    if (prev && v.hands.length > prev.hands.length && v.outcome) this.tell(scoredWords(v, v.outcome));
     if (v.status === 'over') this.followRatings(v);
     if (v.outcome && (v.phase === 'scored' || v.status === 'over')) this.followReview(v.code, v.outcome.hand_no);
     this.draw();
@@ -118,6 +123,12 @@ export class Game {
       this.reviews.set(handNo, review);
       this.draw();
     });
+  }
+
+  /** Add a line to the play-by-play. */
+  tell(text) {
+    this.toldEl.append(h('p', {}, text));
+    while (this.toldEl.childElementCount > TOLD_KEPT) this.toldEl.firstElementChild.remove();
   }
 
   // ---- banners
@@ -203,7 +214,7 @@ export class Game {
 
   drawStatus(force = false) {
     if (this.status.sticky && !force) return;
-    this.status.say(statusText(this.v, this.pending), 'info');
+    this.status.say(statusText(this.v), 'info');
   }
 
   // ---- acting

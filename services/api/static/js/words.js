@@ -2,6 +2,7 @@
 // drawn as marks by withSuits().
 
 import { cardName } from './cards.js';
+import { SUIT_NAMES } from './dom.js';
 import { nameOf, ourTeam, subject, teamMembers, teamName, teamOf } from './seats.js';
 
 export const NUMBERS = ['no', 'one', 'two', 'three', 'four', 'five'];
@@ -18,11 +19,38 @@ export function calledBy(v) {
   return `called by ${v.you === v.maker ? 'you' : nameOf(v, v.maker)}${v.alone !== null ? ', alone' : ''}`;
 }
 
+/** A card as a sentence names it: "the nine of clubs", "the left bower (jack of diamonds)". */
+function theCard(card, trump) {
+  const named = cardName(card, trump);
+  return named.startsWith('the ') ? named : `the ${named}`;
+}
+
 /** Why a card was refused: it doesn't follow the suit led (`led`, or null if none was). */
 export function cannotPlay(card, trump, led) {
   if (!led) return 'That card can’t be played now.';
-  const named = cardName(card, trump);
-  return `You must follow {${led}}: you can’t play ${named.startsWith('the ') ? named : `the ${named}`}.`;
+  return `You must follow {${led}}: you can’t play ${theCard(card, trump)}.`;
+}
+
+/** Words with their suits written out, for what is heard rather than seen. */
+export const spoken = (text) => text.replace(/\{([SHDC])\}/g, (_, suit) => SUIT_NAMES[suit]);
+
+/** A card played, as the table tells it: "Cog played the ace of hearts." */
+export function playedWords(v, p) {
+  return `${subject(v, p.seat)} played ${theCard(p.card, v.trump)}.`;
+}
+
+/** Who took this hand's trick `n` (from 0), and the tricks each side has taken by then. */
+export function tookWords(v, n) {
+  const us = ourTeam(v);
+  const taken = (team) => v.tricks.slice(0, n + 1).filter((t) => teamOf(t.winner) === team).length;
+  return `${subject(v, v.tricks[n].winner)} took the trick: ${teamName(v, us)} ${taken(us)}, ${teamName(v, 1 - us)} ${taken(1 - us)}.`;
+}
+
+/** A scored hand told in one go: how it went, the points and the score after it. */
+export function scoredWords(v, o) {
+  const us = ourTeam(v);
+  const { title, text } = outcomeWords(v, o);
+  return `${title}: ${spoken(text)} ${pointsWords(v, o)}. Score: ${teamName(v, us)} ${o.score[us]}, ${teamName(v, 1 - us)} ${o.score[1 - us]}.`;
 }
 
 /** A seat's side, said from where the viewer sits. */
