@@ -51,14 +51,15 @@ export class Game {
     this.feltEl = h('section.felt', { 'aria-label': 'The table' }, this.plates, this.center.el, this.banners.el);
     this.movesEl = h('div.moves');
     this.handEl = h('div.hand', { role: 'group', 'aria-label': 'Your hand' });
-    this.sheetEl = h('div.sheet', { role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'sheet-title' });
+    this.sheetEl = h('div.sheet', { role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'sheet-title', onkeydown: (e) => this.keepTabInSheet(e) });
     this.sheetLayer = h('div.sheet-layer', { hidden: true, 'data-layer': '2' }, this.sheetEl);
     this.ratingEl = h('p.rating-line', { role: 'status', 'aria-live': 'polite' });
     this.reviewEl = h('section.review', { role: 'status', 'aria-live': 'polite' });
     // The play as a screen reader hears it: each card, each trick's winner, each hand's score.
     this.toldEl = h('div.sr-only', { role: 'log', 'aria-label': 'The play' });
+    this.headingEl = h('h1.sr-only', { tabindex: '-1' }, `The game at table ${ctx.code}`);
     this.el = h('main.game', {},
-      h('h1.sr-only', {}, `The game at table ${ctx.code}`),
+      this.headingEl,
       this.toldEl,
       h('div.board', {}, this.feltEl, this.railEl),
       h('div.dock', {}, this.status.el, this.movesEl),
@@ -325,10 +326,26 @@ export class Game {
   }
 
   closeSheet(byHand = true) {
+    const inside = this.sheetEl.contains(document.activeElement);
     if (byHand) this.sheetClosedFor = this.sheetId(this.v);
     this.sheetOpen = false;
     this.sheetLayer.hidden = true;
     this.draw();
+    // Focus goes back to the button that opens the sheet again, or, the hand gone on, to the
+    // game's heading: never to the page's body.
+    if (inside) (this.movesEl.querySelector('[data-move=result]') || this.headingEl).focus({ preventScroll: true });
+  }
+
+  /** While the sheet is open, Tab goes round its controls: the table under it is out of reach. */
+  keepTabInSheet(e) {
+    if (e.key !== 'Tab') return;
+    const controls = [...this.sheetEl.querySelectorAll('button, a[href], summary, input')]
+      .filter((el) => !el.disabled && el.getClientRects().length);
+    const [first, last] = [controls[0], controls.at(-1)];
+    const to = e.shiftKey ? (document.activeElement === first ? last : null) : (document.activeElement === last ? first : null);
+    if (!to) return;
+    e.preventDefault();
+    to.focus();
   }
 
   dealHeld() { return Date.now() < this.dealOpensAt; }

@@ -23,7 +23,7 @@ export class Room {
     this.actionsEl = h('div.room-actions');
     this.shareEl = h('div.share');
     this.el = h('main.room', {},
-      h('div.room-head', {}, h('h1', {}, 'Waiting room'), this.shareEl),
+      h('div.room-head', {}, h('h1', { tabindex: '-1' }, 'Waiting room'), this.shareEl),
       this.status.el,
       this.signInEl,
       h('div.room-grid', {},

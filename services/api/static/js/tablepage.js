@@ -92,10 +92,15 @@ export function mountTablePage(root, code) {
     }
     const kind = view.status === 'waiting' ? 'room' : 'game';
     if (!screen || screen.kind !== kind) {
+      const focus = document.activeElement;
+      const lost = !focus || focus === document.body || body.contains(focus);
       screen?.destroy();
       screen = kind === 'room' ? new Room(ctx) : new Game(ctx);
       fill(body, screen.el);
       root.dataset.view = kind;
+      // Focus on the view just replaced (or on nothing, the lobby gone) would fall to the
+      // page's body, and a keyboard or screen reader would start again from the top.
+      if (lost) screen.el.querySelector('h1')?.focus({ preventScroll: true });
     }
     screen.update(view);
     talk.update(view);
