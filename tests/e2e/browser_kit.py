@@ -187,8 +187,8 @@ def sheet_overflow(person: Person) -> list[str]:
             const out = [];
             if (box.left < 0 || box.right > innerWidth || box.top < 0 || box.bottom > innerHeight)
                 out.push(`the sheet: ${box.width}x${box.height} at ${box.left},${box.top}`);
-            if (sheet.scrollWidth > sheet.clientWidth)
-                out.push(`the sheet scrolls sideways by ${sheet.scrollWidth - sheet.clientWidth}px`);
+            const sideways = sheet.scrollWidth - sheet.clientWidth;
+            if (sideways > 0) out.push(`the sheet scrolls sideways by ${sideways}px`);
             for (const e of sheet.querySelectorAll('*')) {
                 const r = e.getBoundingClientRect();
                 if (r.width && (r.left < left - 0.5 || r.right > right + 0.5))

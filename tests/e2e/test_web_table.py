@@ -393,6 +393,12 @@ def test_the_servers_refusals_are_shown_in_words(browser, server):
     bo.page.click("button[name=join]")
     expect(bo.page.locator("#app")).to_have_attribute("data-view", "missing")
     expect(bo.page.locator("main.missing h1")).to_have_text("There is no table NOPE-NOPE")
+    # Said once, and nothing of a table that isn't there: no link to copy, no connection.
+    expect(bo.page.locator("main.missing p")).to_have_text(
+        "The link may be mistyped, or the table long gone."
+    )
+    for gone in (".link-state", "button:text('Copy link')", ".talk-toggle", ".table-code"):
+        expect(bo.page.locator(gone)).to_have_count(0)
 
     # Back in the lobby, Ada's table is in the list of waiting tables; Bo joins it from there.
     bo.page.click("a.button[href='#/']")
