@@ -714,3 +714,27 @@ def test_the_table_never_shows_a_fact_before_the_cards_that_make_it(browser, pac
         next_hand(ada)
     assert page.evaluate("() => window.__early") == []
     ada.assert_no_errors()
+
+
+def test_a_refusal_goes_once_the_trick_it_was_about_has_moved_on(browser, server):
+    """A card that can't be played is explained, but the explanation is about that trick:
+    playing a card that can moves the table on, and the status line with it."""
+    ada = open_person(browser, server, "Ada")
+    page = ada.page
+    sign_in_and_open(ada)
+    start_with_bots(ada)
+    status = page.locator(".dock-status")
+    for _ in range(200):  # moves, until a follow where some card of Ada's can't be played
+        s = wait_for_my_move(ada)
+        assert s["status"] != "over", "no follow with an unplayable card in a whole game"
+        unplayable = page.locator(".hand .card[data-legal=false]")
+        if s["phase"] == "play" and unplayable.count():
+            break
+        make_move(ada)
+        moved_on(ada, s["seq"])
+    unplayable.first.click(force=True)  # dimmed, not disabled: a click is explained
+    expect(status).to_have_attribute("data-tone", "error")
+    page.locator(".hand .card[data-legal=true]").first.click()
+    # The refusal was held for 4 s before: it must give way as soon as the card has landed.
+    expect(status).not_to_have_attribute("data-tone", "error", timeout=2000)
+    ada.assert_no_errors()
