@@ -738,3 +738,31 @@ def test_a_refusal_goes_once_the_trick_it_was_about_has_moved_on(browser, server
     # The refusal was held for 4 s before: it must give way as soon as the card has landed.
     expect(status).not_to_have_attribute("data-tone", "error", timeout=2000)
     ada.assert_no_errors()
+
+
+def test_see_the_table_after_a_hand_shows_its_last_trick_and_who_took_it(browser, server):
+    """The felt after a hand isn't empty: its last trick stays where it fell, the winner's
+    card marked, until the next deal, and a reload shows it the same way."""
+    ada = open_person(browser, server, "Ada")
+    page = ada.page
+    code = sign_in_and_open(ada)
+    start_with_bots(ada)
+    play_out_the_hand(ada)
+    wait_for_sheet(ada)
+    last = httpx.get(f"{server}/api/tables/{code}").json()["tricks"][-1]
+    played = sorted(p["card"] for p in last["cards"])
+    winner = next(p["card"] for p in last["cards"] if p["seat"] == last["winner"])
+
+    def shows_the_last_trick() -> None:
+        page.click(".sheet button:text('See the table')")
+        expect(page.locator(GAME)).to_have_attribute("data-sheet", "closed")
+        cards = page.locator(".center .slot .card")
+        expect(cards).to_have_count(len(played))
+        assert sorted(cards.evaluate_all("cs => cs.map(c => c.dataset.card)")) == played
+        expect(page.locator(".center .slot .card.winning")).to_have_attribute("data-card", winner)
+
+    shows_the_last_trick()
+    page.reload()
+    wait_for_sheet(ada)
+    shows_the_last_trick()
+    ada.assert_no_errors()
