@@ -188,6 +188,8 @@ export class Game {
       this.lastDealt = v.deal_no;
     }
     if (settled) this.drawStatus();
+    // A refusal about a moment gone goes at once, even while the cards after it still land.
+    else if (this.status.sticky && this.status.said !== momentOf(v)) this.status.say('', 'info');
     if (this.sheetOpen && this.parts.changed('sheet', sheetKey(v, host), this.pending, this.dealHeld())) this.drawSheetNow(host);
     if (v.status === 'over' && this.parts.changed('rating', this.ratings, this.ratingsLate, v.you)) {
       drawRatingLine(this.ratingEl, v, this.ratings, this.ratingsLate);
