@@ -5,7 +5,8 @@ The service notices who stopped answering (no stream and no request for `GRACE_S
 their own decision unmade past the turn limit) and says so with `MarkAway`; the rules only
 check that the seat is a person's, not yet away and, for a timeout, deciding. A person who
 left by choice, timed out `TIMEOUTS_TO_LEAVE` times in the game or was banned stays covered
-until they sit down again (`lifecycle.take_seat`); `ComeBack` is for the rest.
+until they sit down again (`lifecycle.take_seat`); `ComeBack`, or any move of theirs
+(`MakeMove`), is for the rest.
 """
 
 from __future__ import annotations
@@ -52,10 +53,16 @@ def mark_away(s: State, c: cmd.MarkAway) -> list[ev.Event]:
     return [ev.PlayerWentAway(seat=c.seat, player=seat.player, reason=c.reason)]
 
 
-def come_back(s: State, c: cmd.ComeBack) -> list[ev.Event]:
-    n = s.seat_of(c.player)
+def own_seat(s: State, player: str) -> int:
+    """The seat `player` sits in; refused if they sit at none."""
+    n = s.seat_of(player)
     if n is None:
-        raise NotAllowed("you don't sit at this table")
+        raise NotAllowed("you don't sit at this table", field="code")
+    return n
+
+
+def come_back(s: State, c: cmd.ComeBack) -> list[ev.Event]:
+    n = own_seat(s, c.player)
     seat = s.seats[n]
     if not seat.away:
         raise Conflict("you are at the table")
@@ -64,6 +71,14 @@ def come_back(s: State, c: cmd.ComeBack) -> list[ev.Event]:
     if seat.left:
         raise Conflict("you left the table: sit down in your seat again to come back")
     return [ev.PlayerCameBack(seat=n, player=c.player)]
+
+
+def back_to_move(s: State, c: cmd.MakeMove) -> list[ev.Event]:
+    """What a person's move says before the move itself: that they are back, if away."""
+    n = own_seat(s, c.player)
+    if c.move.seat != n:
+        raise NotAllowed(f"you sit in seat {n}, not seat {c.move.seat}", field="seat")
+    return come_back(s, cmd.ComeBack(player=c.player)) if s.seats[n].away else []
 
 
 COMMANDS: dict[type[cmd.Command], Callable[[State, Any], list[ev.Event]]] = {

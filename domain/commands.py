@@ -176,3 +176,11 @@ class DealNow(Command, frozen=True, tag="deal"):
 
 Move = Farmer | Order | Call | Pass | Discard | Defend | Play | Ready | DealNow
 MOVE_TYPES: dict[str, type[Command]] = {cls.__struct_config__.tag: cls for cls in Move.__args__}
+
+
+class MakeMove(Command, frozen=True, tag="move"):
+    """A person's `move`, which must be from the seat they sit in; a person away is back by
+    making it (domain/away.py). Bots and the service send moves bare."""
+
+    player: str
+    move: Move

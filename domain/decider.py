@@ -68,17 +68,24 @@ def decide_and_fold(state: State, command: cmd.Command) -> tuple[list[ev.Event],
         if not state.seq and not isinstance(command, cmd.OpenTable):
             raise Conflict("there is no such table")
         first = table(state, command)
+    elif isinstance(command, cmd.MakeMove):
+        back = away.back_to_move(state, command)
+        first = [*back, _move(_fold(state, back), command.move)]
     else:
         first = [_move(state, command)]
     handlers = HANDLERS
-    s = state
-    for e in first:
-        s = handlers[type(e)](s, e)
+    s = _fold(state, first)
     out = list(first)
     while (due := consequence(s)) is not None:
         out.append(due)
         s = handlers[type(due)](s, due)
     return out, s
+
+
+def _fold(s: State, events: list[ev.Event]) -> State:
+    for e in events:
+        s = HANDLERS[type(e)](s, e)
+    return s
 
 
 def _move(s: State, c: Any) -> ev.Event:

@@ -15,6 +15,7 @@ import asyncio
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 
+from domain.away import own_seat
 from domain.codec import to_record
 from domain.commands import Command, OpenTable
 from domain.decider import decide_and_fold
@@ -57,6 +58,15 @@ class Tables:
             raise NoSuchTable(code)
         return state
 
+    async def seat_of(self, code: str, player: str) -> int:
+        """The seat `player` sits in, as this process last saw the table or, if that doesn't
+        seat them, as the log has it now; refused in the rules' words if they sit at none.
+        A seat seen here that has since changed hands is refused when the move is decided."""
+        state = self._cache.get(code)
+        if state is None or state.seat_of(player) is None:
+            state = await self.load(code)
+        return own_seat(state, player)
+
     async def _current(self, code: str) -> State:
         cached = self._cache.get(code)
         records = await self.store.read(code, after_seq=cached.seq if cached else 0)
@@ -86,16 +96,15 @@ class Tables:
     async def execute(
         self,
         code: str,
-        command: Command | Sequence[Command] | Callable[[State], Command | Sequence[Command]],
+        command: Command | Sequence[Command],
         expected_seq: int | None = None,
         command_id: str | None = None,
     ) -> State:
         """Decide `command` on the table and append its events; the state after them.
 
         `command` may be several, decided one after another and appended together (a table
-        opened with its bots), or a function of the state giving one or several, for commands
-        that depend on it (the seat a player sits in; a person back from away, and their move).
-        Refusals from the rules propagate unchanged; nothing is appended.
+        opened with its bots). Refusals from the rules propagate unchanged; nothing is
+        appended.
         """
         lock = self._locks.setdefault(code, asyncio.Lock())
         async with lock:
@@ -133,20 +142,19 @@ class Tables:
     def _decide(
         code: str,
         state: State,
-        command: Command | Sequence[Command] | Callable[[State], Command | Sequence[Command]],
+        command: Command | Sequence[Command],
         expected_seq: int | None,
     ) -> tuple[list[Event], State]:
         first = command[0] if isinstance(command, Sequence) else command
         if not state.seq and not isinstance(first, OpenTable):
             raise NoSuchTable(code)
-        chosen = command(state) if callable(command) else command
         if expected_seq is not None and not current_since(state) <= expected_seq <= state.seq:
             raise Stale(
                 f"the table has moved on (it is at {state.seq}, you saw {expected_seq}); "
                 "look again and choose"
             )
         events: list[Event] = []
-        for one in [chosen] if isinstance(chosen, Command) else chosen:
+        for one in [command] if isinstance(command, Command) else command:
             made, state = decide_and_fold(state, one)
             events += made
         return events, state

@@ -16,7 +16,7 @@ from litestar.params import FromPath, HeaderParameter, JSONBody, Parameter
 
 from domain import View, view
 from domain import commands as cmd
-from domain.errors import Conflict, NotAllowed
+from domain.errors import Conflict
 from domain.events import Level
 from domain.state import State
 from infra.eventstore import RecordedEvent
@@ -309,21 +309,14 @@ class TablesController(Controller):
         await present(request, code, player)
 
         async def answer() -> Response:
-            def command(state: State) -> list[cmd.Command]:
-                seat = state.seat_of(player.id)
-                if seat is None:
-                    raise NotAllowed("you don't sit at this table", field="code")
-                move = move_command(data, seat)
-                mine = state.seats[seat]
-                if not mine.away:
-                    return [move]
-                if mine.left:
-                    raise Conflict("you left the table: sit down in your seat again to come back")
-                return [cmd.ComeBack(player=player.id), move]  # a move is a person back
-
+            tables = tables_of(request)
+            move = move_command(data, await tables.seat_of(code, player.id))
             command_id = f"{player.id}:{code}:{idempotency_key}" if idempotency_key else None
-            after = await tables_of(request).execute(
-                code, command, expected_seq=data.seq, command_id=command_id
+            after = await tables.execute(
+                code,
+                cmd.MakeMove(player=player.id, move=move),
+                expected_seq=data.seq,
+                command_id=command_id,
             )
             mine = view(after, after.seat_of(player.id))
             return Response(

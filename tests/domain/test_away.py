@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from euchre_kit import finish, plain, refused, run
 
-from domain import Conflict, NotAllowed, apply, deciding, legal
+from domain import Conflict, NotAllowed, NotYourTurn, apply, deciding, legal
 from domain import commands as cmd
 from domain import events as ev
 from domain.away import TIMEOUTS_TO_LEAVE, turn_limit
@@ -61,6 +61,27 @@ def test_someone_not_away_or_not_seated_cannot_come_back():
     refused(people(), cmd.ComeBack(player="stranger"), NotAllowed)
 
 
+def test_a_persons_move_is_theirs_only_from_their_own_seat():
+    refused(people(), cmd.MakeMove(player="p2", move=cmd.Pass(seat=1)), NotAllowed)
+    refused(people(), cmd.MakeMove(player="stranger", move=cmd.Pass(seat=1)), NotAllowed)
+    _, events = run(people(), cmd.MakeMove(player="p1", move=cmd.Pass(seat=1)))
+    assert events == [ev.BidPassed(seat=1, round=1)]
+
+
+def test_a_person_away_who_moves_is_back_and_the_move_is_made():
+    state, _ = run(people(), cmd.MarkAway(seat=1, reason="gone"))
+    state, events = run(state, cmd.MakeMove(player="p1", move=cmd.Pass(seat=1)))
+    assert events == [ev.PlayerCameBack(seat=1, player="p1"), ev.BidPassed(seat=1, round=1)]
+    assert not state.seats[1].away and not state.seats[1].is_bot
+    refused(state, cmd.MakeMove(player="p1", move=cmd.Pass(seat=1)), NotYourTurn)
+
+
+def test_a_move_out_of_turn_by_a_person_away_leaves_them_away():
+    state, _ = run(people(), cmd.MarkAway(seat=2, reason="gone"))
+    refused(state, cmd.MakeMove(player="p2", move=cmd.Pass(seat=2)), NotYourTurn)
+    assert state.seats[2].away
+
+
 def test_three_timeouts_keep_the_bot_in_the_seat_until_the_person_sits_down():
     state = people()
     for n in range(TIMEOUTS_TO_LEAVE):
@@ -84,6 +105,7 @@ def test_a_person_who_left_comes_back_only_by_sitting_down():
     state, _ = run(people(), cmd.LeaveSeat(player="p2", seat=2))
     assert state.seats[2].away and state.seats[2].left
     refused(state, cmd.ComeBack(player="p2"), Conflict)
+    refused(state, cmd.MakeMove(player="p2", move=cmd.Pass(seat=2)), Conflict)
     state, _ = run(state, cmd.TakeSeat(player="p2", name="P2", seat=2))
     assert not state.seats[2].away
 

@@ -172,3 +172,29 @@ def next_hand(person: Person) -> None:
     wait_for_sheet(person)
     person.page.click(".sheet button[name=ready]")
     expect(person.page.locator(GAME)).not_to_have_attribute("data-phase", "scored")
+
+
+def sheet_overflow(person: Person) -> list[str]:
+    """What in the open result sheet reaches into the sheet's padding or past it, or the
+    sheet past the screen: nothing should need a sideways scroll, on a phone least of all."""
+    return person.page.evaluate(
+        """() => {
+            const sheet = document.querySelector('.sheet');
+            const box = sheet.getBoundingClientRect();
+            const style = getComputedStyle(sheet);
+            const left = box.left + parseFloat(style.paddingLeft);
+            const right = box.right - parseFloat(style.paddingRight);
+            const out = [];
+            if (box.left < 0 || box.right > innerWidth || box.top < 0 || box.bottom > innerHeight)
+                out.push(`the sheet: ${box.width}x${box.height} at ${box.left},${box.top}`);
+            const sideways = sheet.scrollWidth - sheet.clientWidth;
+            if (sideways > 0) out.push(`the sheet scrolls sideways by ${sideways}px`);
+            for (const e of sheet.querySelectorAll('*')) {
+                const r = e.getBoundingClientRect();
+                if (r.width && (r.left < left - 0.5 || r.right > right + 0.5))
+                    out.push(`${e.tagName.toLowerCase()} "${e.textContent.trim().slice(0, 24)}"`
+                        + ` from ${Math.round(r.left)} to ${Math.round(r.right)}`);
+            }
+            return out;
+        }"""
+    )

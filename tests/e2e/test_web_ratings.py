@@ -13,7 +13,14 @@ import re
 import time
 
 import httpx
-from browser_kit import GAME, open_person, shot, sign_in_and_open, wait_for_sheet
+from browser_kit import (
+    GAME,
+    open_person,
+    sheet_overflow,
+    shot,
+    sign_in_and_open,
+    wait_for_sheet,
+)
 from playwright.sync_api import expect
 from test_web_room import QUICK_MOVE
 from test_web_table import PHONE
@@ -195,6 +202,13 @@ def test_a_guest_on_a_phone_is_told_why_the_game_was_not_rated(browser, server, 
     assert httpx.get(f"{server}/api/tables/{code}").json()["ratings"]["status"] == "unrated"
     fits(page, 390)
     shot(gus, shots, "01-game-over-phone")
+    # Every hand of the game, opened, fits the phone too.
+    page.click(".sheet .all-hands summary")
+    assert not sheet_overflow(gus)
+    for how in page.locator(".sheet table.hands .how").all_inner_texts():
+        assert re.fullmatch(r"(?i)march|euchred by (us|them)", how), how
+    page.locator(".sheet .all-hands").scroll_into_view_if_needed()
+    shot(gus, shots, "02-every-hand-phone")
     gus.assert_no_errors()
 
 

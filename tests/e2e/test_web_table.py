@@ -393,6 +393,12 @@ def test_the_servers_refusals_are_shown_in_words(browser, server):
     bo.page.click("button[name=join]")
     expect(bo.page.locator("#app")).to_have_attribute("data-view", "missing")
     expect(bo.page.locator("main.missing h1")).to_have_text("There is no table NOPE-NOPE")
+    # Said once, and nothing of a table that isn't there: no link to copy, no connection.
+    expect(bo.page.locator("main.missing p")).to_have_text(
+        "The link may be mistyped, or the table long gone."
+    )
+    for gone in (".link-state", "button:text('Copy link')", ".talk-toggle", ".table-code"):
+        expect(bo.page.locator(gone)).to_have_count(0)
 
     # Back in the lobby, Ada's table is in the list of waiting tables; Bo joins it from there.
     bo.page.click("a.button[href='#/']")
@@ -707,4 +713,56 @@ def test_the_table_never_shows_a_fact_before_the_cards_that_make_it(browser, pac
         play_out_the_hand(ada)
         next_hand(ada)
     assert page.evaluate("() => window.__early") == []
+    ada.assert_no_errors()
+
+
+def test_a_refusal_goes_once_the_trick_it_was_about_has_moved_on(browser, server):
+    """A card that can't be played is explained, but the explanation is about that trick:
+    playing a card that can moves the table on, and the status line with it."""
+    ada = open_person(browser, server, "Ada")
+    page = ada.page
+    sign_in_and_open(ada)
+    start_with_bots(ada)
+    status = page.locator(".dock-status")
+    for _ in range(200):  # moves, until a follow where some card of Ada's can't be played
+        s = wait_for_my_move(ada)
+        assert s["status"] != "over", "no follow with an unplayable card in a whole game"
+        unplayable = page.locator(".hand .card[data-legal=false]")
+        if s["phase"] == "play" and unplayable.count():
+            break
+        make_move(ada)
+        moved_on(ada, s["seq"])
+    unplayable.first.click(force=True)  # dimmed, not disabled: a click is explained
+    expect(status).to_have_attribute("data-tone", "error")
+    page.locator(".hand .card[data-legal=true]").first.click()
+    # The refusal was held for 4 s before: it must give way as soon as the card has landed.
+    expect(status).not_to_have_attribute("data-tone", "error", timeout=2000)
+    ada.assert_no_errors()
+
+
+def test_see_the_table_after_a_hand_shows_its_last_trick_and_who_took_it(browser, server):
+    """The felt after a hand isn't empty: its last trick stays where it fell, the winner's
+    card marked, until the next deal, and a reload shows it the same way."""
+    ada = open_person(browser, server, "Ada")
+    page = ada.page
+    code = sign_in_and_open(ada)
+    start_with_bots(ada)
+    play_out_the_hand(ada)
+    wait_for_sheet(ada)
+    last = httpx.get(f"{server}/api/tables/{code}").json()["tricks"][-1]
+    played = sorted(p["card"] for p in last["cards"])
+    winner = next(p["card"] for p in last["cards"] if p["seat"] == last["winner"])
+
+    def shows_the_last_trick() -> None:
+        page.click(".sheet button:text('See the table')")
+        expect(page.locator(GAME)).to_have_attribute("data-sheet", "closed")
+        cards = page.locator(".center .slot .card")
+        expect(cards).to_have_count(len(played))
+        assert sorted(cards.evaluate_all("cs => cs.map(c => c.dataset.card)")) == played
+        expect(page.locator(".center .slot .card.winning")).to_have_attribute("data-card", winner)
+
+    shows_the_last_trick()
+    page.reload()
+    wait_for_sheet(ada)
+    shows_the_last_trick()
     ada.assert_no_errors()

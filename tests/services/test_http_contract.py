@@ -191,7 +191,7 @@ def test_an_unexpected_failure_is_logged_and_names_its_request_id(api, database_
 
 def test_a_database_that_stops_answering_is_503_not_500(api, database_url, base_database_url):
     ada = api.player("Ada")
-    name = database_url.rsplit("/", 1)[1]
+    name = psycopg.conninfo.conninfo_to_dict(database_url)["dbname"]
     with psycopg.connect(base_database_url, autocommit=True) as admin:
         admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS false')
         admin.execute(

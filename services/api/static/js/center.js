@@ -54,8 +54,9 @@ export class Center {
       };
       while (plan.done < now.done) {
         const trick = v.tricks[plan.done];
+        const keep = plan.done === now.done - 1 && handOver(v);
         for (const p of trick.cards) if (!plan.cards.some((x) => x.seat === p.seat)) played(p);
-        this.cues.add((speed) => this.sweepCue(trick, speed), { held: true });
+        this.cues.add((speed) => this.sweepCue(trick, speed, keep), { held: true });
         this.game.tell(tookWords(v, plan.done));
         plan.done += 1;
         plan.cards = [];
@@ -71,12 +72,15 @@ export class Center {
     this.generation += 1;
     this.shown = copy(this.planned);
     for (const slot of Object.values(this.slots)) slot.replaceChildren();
-    for (const p of this.shown.cards) this.slotOf(p.seat).append(this.face(p));
+    const kept = !this.shown.cards.length && handOver(this.v) ? this.v.tricks.at(-1) : null;
+    for (const p of kept ? kept.cards : this.shown.cards) {
+      this.slotOf(p.seat).append(this.face(p, kept && p.seat === kept.winner ? 'winning' : ''));
+    }
   }
 
   slotOf(seat) { return this.slots[positionOf(this.v, seat)]; }
 
-  face(p) { return cardFace(p.card, { trump: this.v.trump, attrs: { 'data-seat': p.seat } }); }
+  face(p, cls = '') { return cardFace(p.card, { trump: this.v.trump, cls, attrs: { 'data-seat': p.seat } }); }
 
   async playCue(p, speed) {
     // A card lands once the banner over the table has gone, so no lead is played under it.
@@ -95,14 +99,17 @@ export class Center {
     el.getAnimations?.().forEach((a) => a.cancel());
   }
 
-  async sweepCue(trick, speed) {
+  /** The winner's card marked a while, then the trick swept to them; the hand's last trick
+   * (`keep`) stays where it fell instead, to look back at until the next deal. */
+  async sweepCue(trick, speed, keep = false) {
     const gen = this.generation;
     const cards = [...this.el.querySelectorAll('.slot .card')];
     const winner = cards.find((c) => Number(c.dataset.seat) === trick.winner);
     winner?.classList.add('winning');
     this.el.dataset.sweeping = 'yes';
     await pause(900, speed);
-    if (gen !== this.generation) return;
+    if (keep) delete this.el.dataset.sweeping;
+    if (gen !== this.generation || keep) return;
     const plate = this.game.plateEl(trick.winner);
     await Promise.all(cards.map((c) => animate(c, [
       { transform: 'none', opacity: 1 },
@@ -166,3 +173,6 @@ export class Center {
     }
   }
 }
+
+/** The hand is scored (or the game won): its tricks are all played. */
+function handOver(v) { return v.phase === 'scored' || v.status === 'over'; }

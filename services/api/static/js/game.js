@@ -28,6 +28,7 @@ export class Game {
     this.parts = new Parts();
     this.status = new StatusLine('dock-status');
     this.status.fallback = () => this.drawStatus(true);
+    this.status.moment = () => momentOf(this.v);
     this.v = null;
     this.alone = false;
     this.pending = false;
@@ -200,6 +201,8 @@ export class Game {
       this.lastDealt = v.deal_no;
     }
     if (settled) this.drawStatus();
+    // A refusal about a moment gone goes at once, even while the cards after it still land.
+    else if (this.status.sticky && this.status.said !== momentOf(v)) this.status.say('', 'info');
     if (this.sheetOpen && this.parts.changed('sheet', sheetKey(v, host), this.pending, this.dealHeld())) this.drawSheetNow(host);
     if (v.status === 'over' && this.parts.changed('rating', this.ratings, this.ratingsLate, v.you)) {
       drawRatingLine(this.ratingEl, v, this.ratings, this.ratingsLate);
@@ -214,7 +217,8 @@ export class Game {
   redraw() { if (this.v) this.drawStatus(true); }
 
   drawStatus(force = false) {
-    if (this.status.sticky && !force) return;
+    // A refusal or a hint is about the card or bid it answered: once another is made, it goes.
+    if (this.status.sticky && !force && this.status.said === momentOf(this.v)) return;
     this.status.say(statusText(this.v), 'info');
   }
 
@@ -377,4 +381,9 @@ function keepFocus(el, redraw) {
   if (!ident) return;
   const again = el.querySelector(`[data-key="${CSS.escape(ident)}"], [name="${CSS.escape(ident)}"], [data-card="${CSS.escape(ident)}"]`);
   if (again && !again.disabled) again.focus({ preventScroll: true });
+}
+
+/** Where the hand stands: a bid, a card, a trick or a phase later is another moment. */
+function momentOf(v) {
+  return v ? [v.status, v.deal_no, v.phase, v.bids.length, v.taken.join(), v.trick.length].join('/') : '';
 }

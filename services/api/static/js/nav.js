@@ -41,9 +41,11 @@ export class StatusLine {
     this.el = h(`p.status${cls ? `.${cls}` : ''}`, { role: 'status', 'aria-live': 'polite', 'data-tone': 'info' });
     this.timer = null;
   }
-  /** Say `text` (suits written {H} are drawn as marks); `hold` keeps it up that long. */
+  /** Say `text` (suits written {H} are drawn as marks); `hold` keeps it up that long. The
+   * owner's `moment()`, if set, names what was going on when it was said (`said`). */
   say(text, tone = 'info', hold = 0) {
     clearTimeout(this.timer);
+    this.said = this.moment?.();
     if (this.text !== text) {
       this.text = text;
       this.el.replaceChildren(...withSuits(text));

@@ -12,6 +12,12 @@ export function sheetKey(v, host) {
   return [v.status, v.phase, v.hand_no, v.hands.length, v.can, v.ready, v.seats.map((s) => [s.name, s.bot, s.away]), v.you, host, v.again];
 }
 
+// Who did the euchring, from where the reader sits.
+function euchredBy(v, defenders) {
+  if (v.you === null) return teamMembers(v, defenders);
+  return defenders === ourTeam(v) ? 'us' : 'them';
+}
+
 function handsTable(v) {
   const us = ourTeam(v);
   return h('table.hands', {},
@@ -23,7 +29,7 @@ function handsTable(v) {
       const tricks = makers === us ? `${o.tricks}–${5 - o.tricks}` : `${5 - o.tricks}–${o.tricks}`;
       return h('tr', { class: o.team === us ? 'ours' : 'theirs', 'data-hand': o.hand_no },
         h('td', {}, String(o.hand_no)),
-        h('td', {}, suitMark(o.trump), ` ${nameOf(v, o.maker)}${o.alone !== null ? ' alone' : ''}`, o.how === 'euchre' ? h('span.how', {}, 'euchred') : o.how === 'march' ? h('span.how', {}, 'march') : null),
+        h('td.call', {}, suitMark(o.trump), ` ${nameOf(v, o.maker)}${o.alone !== null ? ' alone' : ''}`, o.how === 'euchre' ? h('span.how', {}, `euchred by ${euchredBy(v, 1 - makers)}`) : o.how === 'march' ? h('span.how', {}, 'march') : null),
         h('td', {}, tricks),
         h('td', {}, `+${o.points} ${teamName(v, o.team)}`),
         h('td.score', {}, `${o.score[us]}–${o.score[1 - us]}`));

@@ -107,19 +107,23 @@ export function mountTablePage(root, code) {
     hostMenu.update(view);
   }
 
+  // Nothing of the table stays: its link, connection and chat belong to a table there is not.
   function shut(title, words) {
+    gone = true;
+    clearTimeout(watchTimer);
     stop?.();
     screen?.destroy();
     screen = null;
     root.dataset.view = 'missing';
-    fill(body, missingPage(title, words));
+    fill(root, bar(), missingPage(title, words));
   }
   const banned = () => shut('You’ve been banned from this room.', 'The host asked you to leave: you can’t sit or watch here again.');
 
   const streamed = { onView: accept, onLink: setLink, onTalk: (kind, line) => talk.add(kind, line), onBanned: banned };
   api.table(code).then(accept, (err) => {
     if (gone) return;
-    shut(err.status === 404 ? `There is no table ${code}` : 'That table can’t be shown', err.message);
+    if (err.status === 404) shut(`There is no table ${code}`, 'The link may be mistyped, or the table long gone.');
+    else shut('That table can’t be shown', err.message);
   });
   stop = watch(code, streamed);
 
