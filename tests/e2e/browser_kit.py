@@ -8,6 +8,7 @@ and every choice is among the cards and buttons the page has lit.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -155,6 +156,36 @@ def make_move(person: Person) -> str:
         page.click(".sheet button[name=ready]")
         return "ready"
     raise AssertionError(f"nothing to do in phase {phase}")
+
+
+def play_the_game(person: Person, first: Callable[[str], None]) -> None:
+    """Every move of this person's until the game is over, calling `first(state)` the first
+    time the table shows each of "bidding", "play" (two cards down) and "result-sheet"; it
+    returns with the game-over sheet open."""
+    page = person.page
+    seen: set[str] = set()
+
+    def show(state: str) -> None:
+        if state not in seen:
+            seen.add(state)
+            first(state)
+
+    moves = 0
+    while (s := wait_for_my_move(person))["status"] != "over":
+        phase = s["phase"]
+        if phase in ("bid1", "bid2"):
+            show("bidding")
+        if phase == "play" and page.locator(".slot .card").count() >= 2:
+            show("play")
+        if phase == "scored":
+            wait_for_sheet(person)
+            show("result-sheet")
+        make_move(person)
+        moved_on(person, s["seq"])
+        moves += 1
+        assert moves < 600, "a game to 10 takes far fewer of my moves than this"
+    wait_for_sheet(person)
+    expect(page.locator(".sheet[data-sheet=over]")).to_be_visible()
 
 
 def play_out_the_hand(person: Person) -> None:

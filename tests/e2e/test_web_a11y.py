@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from a11y_kit import AXE_CONTEXT, axe_violations, describe
-from browser_kit import make_move, moved_on, open_person, shot, wait_for_my_move, wait_for_sheet
+from browser_kit import open_person, play_the_game, shot
 from playwright.sync_api import expect
 from test_web_table import PHONE, start_with_bots
 
@@ -36,22 +36,7 @@ def test_every_state_of_a_game_has_no_axe_violations(browser, server, shots, siz
     check("waiting-room")
     start_with_bots(ada)
 
-    moves = 0
-    while (s := wait_for_my_move(ada))["status"] != "over":
-        phase = s["phase"]
-        if phase in ("bid1", "bid2") and "bidding" not in found:
-            check("bidding")
-        if phase == "play" and "play" not in found and page.locator(".slot .card").count() >= 2:
-            check("play")
-        if phase == "scored" and "result-sheet" not in found:
-            wait_for_sheet(ada)
-            check("result-sheet")
-        make_move(ada)
-        moved_on(ada, s["seq"])
-        moves += 1
-        assert moves < 600, "a game to 10 takes far fewer of my moves than this"
-    wait_for_sheet(ada)
-    expect(page.locator(".sheet[data-sheet=over]")).to_be_visible()
+    play_the_game(ada, check)
     check("game-over")
 
     assert set(found) == set(STATES), f"the game never showed {set(STATES) - set(found)}"

@@ -14,6 +14,7 @@ from browser_kit import (
     next_hand,
     open_person,
     play_out_the_hand,
+    play_the_game,
     shot,
     sign_in_and_open,
     wait_for_my_move,
@@ -47,30 +48,8 @@ def test_a_player_plays_a_whole_game_against_three_bots_with_clicks_and_keys(
     start_with_bots(ada, shots)
     page = ada.page
 
-    taken = set()
-    moves = 0
-    while True:
-        s = wait_for_my_move(ada)
-        if s["status"] == "over":
-            break
-        phase = s["phase"]
-        if phase in ("bid1", "bid2") and "bidding" not in taken:
-            shot(ada, shots, "03-bidding")
-            taken.add("bidding")
-        if phase == "play" and "play" not in taken and page.locator(".slot .card").count() >= 2:
-            shot(ada, shots, "04-play")
-            taken.add("play")
-        if phase == "scored" and "sheet" not in taken:
-            wait_for_sheet(ada)
-            shot(ada, shots, "05-result-sheet")
-            taken.add("sheet")
-        make_move(ada)
-        moved_on(ada, s["seq"])
-        moves += 1
-        assert moves < 600, "a game to 10 takes far fewer of my moves than this"
-
-    wait_for_sheet(ada)
-    expect(page.locator(".sheet[data-sheet=over]")).to_be_visible()
+    shots_of = {"bidding": "03-bidding", "play": "04-play", "result-sheet": "05-result-sheet"}
+    play_the_game(ada, lambda state: shot(ada, shots, shots_of[state]))
     final = page.locator(".final").get_attribute("data-final")
     score = [int(x) for x in final.split("-")]
     assert max(score) >= 10 > min(score)
