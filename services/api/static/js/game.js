@@ -3,17 +3,18 @@
 
 import { api } from './api.js';
 import { Banners } from './banners.js';
-import { effectiveSuit } from './cards.js';
+import { cardShort, effectiveSuit } from './cards.js';
 import { drawMoves, statusText } from './dock.js';
 import { Center } from './center.js';
 import { h, Parts, sleep } from './dom.js';
 import { drawHand, handKey } from './hand.js';
-import { arrange, handSort, setHandSort } from './handorder.js';
+import { arrange, handSort, moveCard, setHandSort } from './handorder.js';
 import { me } from './me.js';
 import { go, StatusLine } from './nav.js';
 import { drawPlate, plateKey } from './plates.js';
 import { drawRail, railKey } from './rail.js';
 import { drawRatingLine, ratingBox, settledRatings } from './ratings.js';
+import { reorderHand } from './reorder.js';
 import { drawReview, settledReview } from './review.js';
 import { nameOf } from './seats.js';
 import { drawSheet, sheetKey } from './sheet.js';
@@ -54,6 +55,7 @@ export class Game {
     this.movesEl = h('div.moves');
     this.handEl = h('div.hand', { role: 'group', 'aria-label': 'Your hand' });
     this.shown = []; // the hand in the order drawn
+    reorderHand(this.handEl, { active: () => handSort() === 'mine', drop: (card, to, byKey) => this.moveCard(card, to, byKey) });
     this.sheetEl = h('div.sheet', { role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'sheet-title', onkeydown: (e) => this.keepTabInSheet(e) });
     this.sheetLayer = h('div.sheet-layer', { hidden: true, 'data-layer': '2' }, this.sheetEl);
     this.ratingEl = h('p.rating-line', { role: 'status', 'aria-live': 'polite' });
@@ -269,6 +271,15 @@ export class Game {
     this.status.say(sort === 'mine'
       ? 'Your hand is in your order: drag a card, or press Shift and an arrow key on it, to move it.'
       : 'Your hand is sorted by suit, trump first.', 'info', 4000);
+  }
+
+  moveCard(card, to, byKey) {
+    moveCard(this.v, this.shown, card, to);
+    this.draw();
+    if (!byKey) return;
+    // Focus stays on the card moved, not on the place it left.
+    this.handEl.querySelector(`[data-card="${card}"]`)?.focus();
+    this.status.say(`${cardShort(card)} moved to place ${to + 1} of ${this.shown.length}.`, 'info', 2500);
   }
 
   explain(card) {

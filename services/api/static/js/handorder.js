@@ -46,5 +46,13 @@ export function arrange(v) {
   return shown;
 }
 
+/** Move `card` to place `to` of the hand as shown; the new order. */
+export function moveCard(v, shown, card, to) {
+  const rest = shown.filter((c) => c !== card);
+  rest.splice(Math.max(0, Math.min(to, rest.length)), 0, card);
+  write(orderKey(v.code), saving(v, rest));
+  return rest;
+}
+
 // An emptied hand takes its key away, so finished tables leave nothing behind.
 const saving = (v, cards) => (cards.length ? { deal: v.deal_no, cards } : null);
