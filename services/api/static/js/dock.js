@@ -5,6 +5,7 @@ import { api } from './api.js';
 import { effectiveSuit, winningSeat } from './cards.js';
 import { fill, h, withSuits } from './dom.js';
 import { keycap } from './keys.js';
+import { handSort } from './handorder.js';
 import { option } from './options.js';
 import { nameOf, ourTeam, teamMembers } from './seats.js';
 
@@ -59,7 +60,7 @@ export function statusText(v) {
   return v.you === null ? `Watching. ${doing || ''}` : doing || '';
 }
 
-/** The moves open to you now, each showing its key, and the Go alone toggle. */
+/** The moves open to you now, each showing its key, the Go alone toggle and the sort. */
 export function drawMoves(game, v, host) {
   const can = v.can || {};
   const slot = (child) => h('div.slot-move', {}, child);
@@ -113,5 +114,16 @@ export function drawMoves(game, v, host) {
     slots = [h('button.primary', { type: 'button', 'data-move': 'back', onclick: () => game.ctx.act(() => api.sit(v.code, v.you)).catch(() => {}) }, words)];
   }
   slots = slots.filter(Boolean);
-  fill(game.movesEl, slots.length ? h('div.slots4', { 'data-count': slots.length }, slots.map(slot)) : null, extra);
+  fill(game.movesEl, slots.length ? h('div.slots4', { 'data-count': slots.length }, slots.map(slot)) : null, extra, sortButton(game, v));
+}
+
+/** Sorting moves nothing on the table, so it stays open while a move is on its way. */
+function sortButton(game, v) {
+  if (v.you === null || !v.hand.length) return null;
+  const mine = handSort() === 'mine';
+  return h('button.sort', {
+    type: 'button', 'data-key': 'O', name: 'sort',
+    title: mine ? 'Cards where you put them: switch to sorting by suit' : 'Sorted by suit, trump first: switch to your own order',
+    onclick: () => game.toggleSort(),
+  }, mine ? 'Sort: My order' : 'Sort: By suit', keycap('O'));
 }

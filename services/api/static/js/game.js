@@ -3,16 +3,18 @@
 
 import { api } from './api.js';
 import { Banners } from './banners.js';
-import { effectiveSuit } from './cards.js';
+import { cardShort, effectiveSuit } from './cards.js';
 import { drawMoves, statusText } from './dock.js';
 import { Center } from './center.js';
 import { h, Parts, sleep } from './dom.js';
 import { drawHand, handKey } from './hand.js';
+import { arrange, handSort, moveCard, setHandSort } from './handorder.js';
 import { me } from './me.js';
 import { go, StatusLine } from './nav.js';
 import { drawPlate, plateKey } from './plates.js';
 import { drawRail, railKey } from './rail.js';
 import { drawRatingLine, ratingBox, settledRatings } from './ratings.js';
+import { reorderHand } from './reorder.js';
 import { drawReview, settledReview } from './review.js';
 import { nameOf } from './seats.js';
 import { drawSheet, sheetKey } from './sheet.js';
@@ -52,6 +54,8 @@ export class Game {
     this.feltEl = h('section.felt', { 'aria-label': 'The table' }, this.plates, this.center.el, this.banners.el);
     this.movesEl = h('div.moves');
     this.handEl = h('div.hand', { role: 'group', 'aria-label': 'Your hand' });
+    this.shown = []; // the hand in the order drawn
+    reorderHand(this.handEl, { active: () => handSort() === 'mine', drop: (card, to, byKey) => this.moveCard(card, to, byKey) });
     this.sheetEl = h('div.sheet', { role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'sheet-title', onkeydown: (e) => this.keepTabInSheet(e) });
     this.sheetLayer = h('div.sheet-layer', { hidden: true, 'data-layer': '2' }, this.sheetEl);
     this.ratingEl = h('p.rating-line', { role: 'status', 'aria-live': 'polite' });
@@ -192,12 +196,14 @@ export class Game {
     // A plate that grew (a "Called" tag) must not grow under a banner showing below it.
     if (!this.banners.el.hidden) this.placeBanner(this.banners.el);
     if (settled && this.parts.changed('rail', railKey(v))) drawRail(this.railEl, v);
-    if (settled && this.parts.changed('moves', v.can, v.phase, v.status, v.up, v.you, v.dealer, this.alone, this.pending, this.selected.size, this.sheetOpen, host, v.seats[v.you ?? 0].away, v.again)) {
+    const sort = handSort();
+    if (settled && this.parts.changed('moves', v.can, v.phase, v.status, v.up, v.you, v.dealer, this.alone, this.pending, this.selected.size, this.sheetOpen, host, v.seats[v.you ?? 0].away, v.again, sort, v.hand.length > 0)) {
       keepFocus(this.movesEl, () => drawMoves(this, v, host));
     }
     const dealt = this.lastDealt !== v.deal_no && ['farmer', 'bid1'].includes(v.phase) && v.bids.length === 0;
-    if (this.parts.changed('hand', handKey(v, this.selected, this.pending), held)) {
-      keepFocus(this.handEl, () => drawHand(this.handEl, v, { selected: this.selected, pending: this.pending, held, dealt, onCard: (c) => this.onCard(c) }));
+    this.shown = v.you === null ? [] : arrange(v);
+    if (this.parts.changed('hand', handKey(v, this.shown, sort, this.selected, this.pending), held)) {
+      keepFocus(this.handEl, () => drawHand(this.handEl, v, { cards: this.shown, sort, selected: this.selected, pending: this.pending, held, dealt, onCard: (c) => this.onCard(c) }));
       this.lastDealt = v.deal_no;
     }
     if (settled) this.drawStatus();
@@ -255,6 +261,25 @@ export class Game {
     } else if (v.turn !== null && v.turn !== v.you) {
       this.status.say(`Wait for ${nameOf(v, v.turn)}.`, 'info', 2500);
     }
+  }
+
+  /** The suit sort or My order, for every table from now on. */
+  toggleSort() {
+    const sort = handSort() === 'mine' ? 'suit' : 'mine';
+    setHandSort(sort);
+    this.draw();
+    this.status.say(sort === 'mine'
+      ? 'Your hand is in your order: drag a card, or press Shift and an arrow key on it, to move it.'
+      : 'Your hand is sorted by suit, trump first.', 'info', 4000);
+  }
+
+  moveCard(card, to, byKey) {
+    moveCard(this.v, this.shown, card, to);
+    this.draw();
+    if (!byKey) return;
+    // Focus stays on the card moved, not on the place it left.
+    this.handEl.querySelector(`[data-card="${card}"]`)?.focus();
+    this.status.say(`${cardShort(card)} moved to place ${to + 1} of ${this.shown.length}.`, 'info', 2500);
   }
 
   explain(card) {

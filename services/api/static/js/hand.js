@@ -1,8 +1,8 @@
-// Your hand: sorted with trump first, the cards you may play lit and the rest dimmed, keys
-// 1 to 6 by position. Tapping plays a card, picks the one to bury (Bury then buries it), or
-// picks three to swap.
+// Your hand: in the order chosen (handorder.js), the cards you may play lit and the rest
+// dimmed, keys 1 to 6 by the place shown. Tapping plays a card, picks the one to bury (Bury
+// then buries it), or picks three to swap.
 
-import { cardFace, sortHand } from './cards.js';
+import { cardFace } from './cards.js';
 import { fill, h } from './dom.js';
 
 /** What the hand is for right now, and which cards that allows. */
@@ -14,22 +14,23 @@ export function handMode(v) {
   return { mode: null, legal: [] };
 }
 
-export function handKey(v, selected, pending) {
-  return [v.hand, v.trump, v.deal_no, handMode(v), [...selected], pending, v.you, v.sitting, v.kitty_state, v.up, v.status];
+export function handKey(v, cards, sort, selected, pending) {
+  return [cards, sort, v.trump, v.deal_no, handMode(v), [...selected], pending, v.you, v.sitting, v.kitty_state, v.up, v.status];
 }
 
-/** `held`: your turn to play, but the table is still showing the cards before it, so nothing
- * is offered yet. */
-export function drawHand(el, v, { selected, pending, held = false, dealt, onCard }) {
+/** `cards`: the hand in the order shown; `sort`: 'suit' or 'mine' (cards are dragged in
+ * 'mine'). `held`: your turn to play, but the table is still showing the cards before it, so
+ * nothing is offered yet. */
+export function drawHand(el, v, { cards, sort, selected, pending, held = false, dealt, onCard }) {
   if (v.you === null) {
     el.dataset.mode = 'watching';
     fill(el, h('p.watching', {}, 'You’re watching this table.'));
     return;
   }
   const { mode, legal } = held ? { mode: null, legal: [] } : handMode(v);
-  const cards = sortHand(v.hand, v.trump);
   const sittingOut = v.sitting.includes(v.you);
   el.dataset.mode = mode || 'wait';
+  el.dataset.sort = sort;
   el.classList.toggle('sitting-out', sittingOut);
   el.style.setProperty('--n', cards.length);
   fill(el, cards.map((card, i) => {
