@@ -799,3 +799,40 @@ def test_the_rail_shows_every_panel_whole_at_its_longest(browser, server, shots,
     shot(ada, shots, f"rail-{size}", still=False)
     assert outside == []
     ada.assert_no_errors()
+
+
+def test_on_a_phone_the_bars_tools_fold_behind_more(browser, server, shots):
+    """Below 640 px the link, the host's tools and the options fold into "⋯"; the code, the
+    chat and the connection stay in the bar, and everything fits the screen."""
+    ada = open_person(browser, server, "Ada", **PHONE)
+    sign_in_and_open(ada)
+    start_with_bots(ada)
+    page = ada.page
+    fold = page.locator(".bar-fold")
+    expect(fold).to_have_attribute("aria-expanded", "false")
+    for folded in (".bar button:text('Copy link')", ".options-menu"):
+        expect(page.locator(folded)).to_be_hidden()
+    for shown in (".table-code", ".talk-toggle", ".link-state"):
+        expect(page.locator(shown)).to_be_visible()
+    past = (
+        "() => [...document.querySelectorAll('.bar *')].filter(e => e.offsetParent !== null)"
+        ".filter(e => { const r = e.getBoundingClientRect(); return r.width && "
+        "(r.left < 0 || r.right > innerWidth); }).map(e => e.className || e.tagName)"
+    )
+    assert page.evaluate(past) == []
+
+    fold.click()
+    expect(fold).to_have_attribute("aria-expanded", "true")
+    page.click(".options-menu > summary")
+    expect(page.locator(".options-menu .option-row").first).to_be_visible()
+    assert page.evaluate(past) == []
+    shot(ada, shots, "bar-folded-open", still=False)
+    page.keyboard.press("Escape")
+    expect(page.locator(".options-menu")).to_be_hidden()
+    expect(fold).to_be_focused()
+
+    desk = open_person(browser, server, "Bo", **LAPTOP)
+    desk.page.goto(page.url)
+    expect(desk.page.locator(".bar button:text('Copy link')")).to_be_visible()
+    expect(desk.page.locator(".bar-fold")).to_be_hidden()
+    ada.assert_no_errors()

@@ -43,7 +43,27 @@ export function mountTablePage(root, code) {
   };
   const hostMenu = new HostMenu({ act: (call) => ctx.act(call) });
   const options = optionsMenu(() => screen?.redraw?.());
-  const header = bar(h('span.table-code', {}, h('span.table-word', {}, 'Table '), h('strong', { 'data-code': code }, code)), copyButton, talk.toggle, hostMenu.el, options, watchingEl, linkEl);
+  // A phone's bar has no room for every tool: below 640 px they fold behind "⋯" (base.css),
+  // leaving the code, the chat and the connection in view.
+  const tools = h('div.bar-tools', { id: 'bar-tools' }, copyButton, hostMenu.el, options, watchingEl);
+  const fold = h('button.ghost.small.bar-fold', {
+    type: 'button', title: 'More', 'aria-label': 'More: the link, the host’s tools and options',
+    'aria-expanded': 'false', 'aria-controls': 'bar-tools', onclick: () => setFold(!tools.classList.contains('open')),
+  }, '⋯');
+  const setFold = (open) => {
+    tools.classList.toggle('open', open);
+    fold.setAttribute('aria-expanded', String(open));
+  };
+  copyButton.addEventListener('click', () => setFold(false));
+  tools.addEventListener('keydown', (e) => {
+    if (e.key !== 'Escape' || !tools.classList.contains('open')) return;
+    e.stopPropagation();
+    setFold(false);
+    fold.focus();
+  });
+  const outside = (e) => { if (!tools.contains(e.target) && !fold.contains(e.target)) setFold(false); };
+  document.addEventListener('click', outside);
+  const header = bar(h('span.table-code', {}, h('span.table-word', {}, 'Table '), h('strong', { 'data-code': code }, code)), tools, talk.toggle, fold, linkEl);
   const body = h('div.page');
   fill(root, header, body, talk.el);
 
@@ -128,6 +148,7 @@ export function mountTablePage(root, code) {
   stop = watch(code, streamed);
 
   return () => {
+    document.removeEventListener('click', outside);
     gone = true;
     clearTimeout(watchTimer);
     stop?.();
