@@ -47,9 +47,9 @@ export function mountTablePage(root, code) {
   // leaving the code, the chat and the connection in view.
   const tools = h('div.bar-tools', { id: 'bar-tools' }, copyButton, hostMenu.el, options, watchingEl);
   const fold = h('button.ghost.small.bar-fold', {
-    type: 'button', title: 'More', 'aria-label': 'More: the link, the host’s tools and options',
+    type: 'button', title: 'More: the link, the host’s tools and options',
     'aria-expanded': 'false', 'aria-controls': 'bar-tools', onclick: () => setFold(!tools.classList.contains('open')),
-  }, '⋯');
+  }, h('span', { 'aria-hidden': 'true' }, '⋯'), h('span.sr-only', {}, 'More'));
   const setFold = (open) => {
     tools.classList.toggle('open', open);
     fold.setAttribute('aria-expanded', String(open));
