@@ -49,3 +49,18 @@ def test_a_refused_bower_is_named_with_one_the(page):
         "You must follow {S}: you can’t play the nine of clubs."
     )
     assert words(page, "cannotPlay", "9C", "H", None) == "That card can’t be played now."
+
+
+DISCARD = {"seats": SEATS, "you": 0, "status": "playing", "up": "JD", "can": {"discard": {}}}
+STATUS = """async (v) => (await import('/js/dock.js')).statusText(v)"""
+
+
+def test_the_dealer_is_told_of_keys_only_where_there_is_a_keyboard(page, browser, server):
+    assert page.evaluate(STATUS, DISCARD) == (
+        "You picked up the {D}. Pick the card to bury (click it or press 1–6), then Bury."
+    )
+    phone = open_person(browser, server, "Bo", is_mobile=True, has_touch=True).page
+    phone.goto("/")
+    assert phone.evaluate(STATUS, DISCARD) == (
+        "You picked up the {D}. Pick the card to bury (tap it), then Bury."
+    )

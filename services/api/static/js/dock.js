@@ -3,7 +3,7 @@
 
 import { api } from './api.js';
 import { effectiveSuit, winningSeat } from './cards.js';
-import { fill, h, withSuits } from './dom.js';
+import { fill, h, touchOnly, withSuits } from './dom.js';
 import { keycap } from './keys.js';
 import { handSort } from './handorder.js';
 import { option } from './options.js';
@@ -33,7 +33,7 @@ export function statusText(v) {
     if (!can.pass) return 'Everyone passed and you deal: you must call trump.';
     return `Round two: call any suit but {${v.up[1]}}, or pass.`;
   }
-  if (can.discard) return `You picked up the {${v.up[1]}}. Pick the card to bury (tap it or press 1–6), then Bury.`;
+  if (can.discard) return `You picked up the {${v.up[1]}}. Pick the card to bury (${touchOnly() ? 'tap it' : 'click it or press 1–6'}), then Bury.`;
   if (can.defend) return `${name(v.alone)} is going alone. Defend alone against them?`;
   if (can.play) {
     if (!v.trick.length) return 'Your lead: tap a card or press its number.';

@@ -74,6 +74,8 @@ export function withSuits(text) {
 export function sleep(ms) { return new Promise((resolve) => setTimeout(resolve, ms)); }
 
 export const reducedMotion = () => window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+/** A touch screen with no keyboard to press keys on: the query that hides key hints (base.css). */
+export const touchOnly = () => window.matchMedia?.('(hover: none) and (pointer: coarse)').matches;
 
 /** Copy text to the clipboard, falling back to a hidden textarea where the API is missing. */
 export async function copyText(text) {
