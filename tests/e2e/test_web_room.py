@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import httpx
-from browser_kit import GAME, make_move, open_person, sign_in_and_open
+from browser_kit import GAME, make_move, open_person, shot, sign_in_and_open
 from playwright.sync_api import expect
 
 DESK = {"viewport": {"width": 1100, "height": 760}}
@@ -205,3 +205,22 @@ def test_the_lobby_offers_the_expert_and_a_table_opened_with_it_seats_experts(br
     expect(page.locator(GAME)).to_have_attribute("data-status", "playing")
     seats = httpx.get(f"{server}/api/tables/{code}").json()["seats"]
     assert [s["bot"] for s in seats[1:]] == ["expert"] * 3
+
+
+def test_the_hosts_start_is_in_view_and_outshines_moving_seats(browser, server, shots):
+    """At 1366x768 the waiting room shows Start without a scroll, and the open seats' "Move
+    here" is a plain button beside it, not three green ones."""
+    ada = open_person(browser, server, "Ada", viewport={"width": 1366, "height": 768})
+    sign_in_and_open(ada)
+    page = ada.page
+    start = page.locator("button[name=start]")
+    expect(start).to_be_visible()
+    box = start.bounding_box()
+    assert box is not None and box["y"] + box["height"] <= 768, box
+    moves = page.locator("[data-action=sit]")
+    expect(moves).to_have_count(3)
+    for n in range(3):
+        assert "primary" not in (moves.nth(n).get_attribute("class") or "")
+    assert "primary" in (start.get_attribute("class") or "")
+    shot(ada, shots, "waiting-room")
+    ada.assert_no_errors()

@@ -22,13 +22,15 @@ export class Room {
     this.rulesEl = h('section.card-panel.room-rules');
     this.actionsEl = h('div.room-actions');
     this.shareEl = h('div.share');
+    // Start comes before the seats and rules: on a laptop it is in view without a scroll.
     this.el = h('main.room', {},
       h('div.room-head', {}, h('h1', { tabindex: '-1' }, 'Waiting room'), this.shareEl),
       this.status.el,
       this.signInEl,
+      this.actionsEl,
       h('div.room-grid', {},
         h('section.card-panel.room-table', {}, h('h2', {}, 'Seats'),
-          h('p.hint', {}, 'Partners sit across from each other.'), this.seatsEl, this.actionsEl),
+          h('p.hint', {}, 'Partners sit across from each other.'), this.seatsEl),
         this.rulesEl));
   }
 
@@ -109,7 +111,9 @@ export class Room {
       else if (s.bot) state = 'bot';
       const buttons = [];
       if (state === 'empty') {
-        buttons.push(h('button.primary', {
+        // Sitting down is a watcher's first step; moving seats is a seated player's aside,
+        // never brighter than Start.
+        buttons.push(h(v.you === null ? 'button.primary' : 'button', {
           type: 'button', 'data-action': 'sit',
           onclick: async () => {
             if (!me()) { try { await this.signIn(); } catch { return; } }
