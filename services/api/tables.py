@@ -251,8 +251,11 @@ class TablesController(Controller):
         self, request: Request, code: FromPath[Code], player: NamedDependency[Player]
     ) -> View:
         """Host only: start the game; empty seats get bots."""
+        code = table_code(code)
+        # The host is here, stream or not: a page still loading mustn't find them gone.
+        await present(request, code, player)
         command = cmd.StartGame(player=player.id)
-        return seat_view(await tables_of(request).execute(table_code(code), command), player)
+        return seat_view(await tables_of(request).execute(code, command), player)
 
     @post(
         "/{code:str}/again",

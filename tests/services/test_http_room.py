@@ -328,3 +328,16 @@ def test_seats_kept_too_long_go_to_bots(api, database_url, redis_url, monkeypatc
     _sweep_until(database_url, redis_url, lambda: _last(api, fresh)["type"] == "BotSeated")
     after = ada.ok("GET", f"/api/tables/{fresh}")
     assert after["held"] == [None, None, None, None] and after["seats"][1]["bot"] == "medium"
+
+
+def test_the_host_who_starts_the_game_is_present_before_any_stream(api, database_url, redis_url):
+    """Play again against bots starts the new table before its page has a stream: starting
+    must count as being there, or the next sweep finds the host gone at once."""
+    ada = api.player("Ada")
+    ada.ok("POST", "/api/tables", json={"code": "STARTS"})
+    ada.ok("POST", "/api/tables/STARTS/start")
+    client = redis.Redis.from_url(redis_url)
+    try:
+        assert client.exists(Presence(None, namespace(database_url)).key("STARTS", ada.id))  # type: ignore[arg-type]
+    finally:
+        client.close()
