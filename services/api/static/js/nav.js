@@ -35,6 +35,11 @@ export function missingPage(title, words) {
     h('a.button.primary', { href: '#/' }, 'Back to the lobby'));
 }
 
+/** The page for a table code nobody opened: the table's page and its record both say it. */
+export function noTablePage(code) {
+  return missingPage(`There is no table ${code}`, 'The link may be mistyped, or the table long gone.');
+}
+
 /** A status line: what is happening, or what went wrong, in one sentence. */
 export class StatusLine {
   constructor(cls = '') {

@@ -9,7 +9,7 @@ import { api } from './api.js';
 import { miniCard, sortHand } from './cards.js';
 import { dealOf, readDeals } from './deals.js';
 import { copyText, fill, h, withSuits } from './dom.js';
-import { bar, missingPage } from './nav.js';
+import { bar, missingPage, noTablePage } from './nav.js';
 import { reviewList } from './review.js';
 import { levelName, ruleChips } from './rules.js';
 import { nameOf, teamName } from './seats.js';
@@ -32,7 +32,7 @@ export function mountRecord(root, code) {
   const failed = (err) => {
     if (gone) return;
     root.dataset.view = 'missing';
-    fill(body, err.status === 404 ? missingPage(`There is no table ${code}`, 'The link may be mistyped, or the table long gone.')
+    fill(body, err.status === 404 ? noTablePage(code)
       : missingPage('That record can’t be shown', err.message));
   };
   api.table(code).then((v) => {

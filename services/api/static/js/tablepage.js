@@ -4,7 +4,7 @@ import { api } from './api.js';
 import { copyText, fill, h } from './dom.js';
 import { Game } from './game.js';
 import { forget } from './me.js';
-import { bar, missingPage, tableLink } from './nav.js';
+import { bar, missingPage, noTablePage, tableLink } from './nav.js';
 import { Room } from './room.js';
 import { watch } from './stream.js';
 import { HostMenu } from './hostmenu.js';
@@ -128,22 +128,21 @@ export function mountTablePage(root, code) {
   }
 
   // Nothing of the table stays: its link, connection and chat belong to a table there is not.
-  function shut(title, words) {
+  function shut(page) {
     gone = true;
     clearTimeout(watchTimer);
     stop?.();
     screen?.destroy();
     screen = null;
     root.dataset.view = 'missing';
-    fill(root, bar(), missingPage(title, words));
+    fill(root, bar(), page);
   }
-  const banned = () => shut('You’ve been banned from this room.', 'The host asked you to leave: you can’t sit or watch here again.');
+  const banned = () => shut(missingPage('You’ve been banned from this room.', 'The host asked you to leave: you can’t sit or watch here again.'));
 
   const streamed = { onView: accept, onLink: setLink, onTalk: (kind, line) => talk.add(kind, line), onBanned: banned };
   api.table(code).then(accept, (err) => {
     if (gone) return;
-    if (err.status === 404) shut(`There is no table ${code}`, 'The link may be mistyped, or the table long gone.');
-    else shut('That table can’t be shown', err.message);
+    shut(err.status === 404 ? noTablePage(code) : missingPage('That table can’t be shown', err.message));
   });
   stop = watch(code, streamed);
 
