@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -122,13 +123,21 @@ class ConcurrencyConflict(Exception):
         self.actual_seq = actual_seq
 
 
-# One statement in autocommit mode: the server checks, inserts and commits as the statement
-# ends (the function is in migration 0007). The doorbell rings in a statement of its own after
-# the commit: a NOTIFY inside the append would make every append in the database wait for the
-# one before it to flush (PostgreSQL holds a database-wide lock across a notifying commit).
+# One statement in autocommit mode for every append a process has waiting, to as many
+# tables: the server checks, inserts and commits each as the statement ends (the function is
+# in migration 0012), and each comes back with its own outcome. The doorbell rings in a
+# statement of its own after the commit: a NOTIFY inside the append would make every append in
+# the database wait for the one before it to flush (PostgreSQL holds a database-wide lock
+# across a notifying commit).
 APPEND_SQL = (
-    "SELECT seq, position, duplicate FROM euchre_append(%s, %s, %s, %s::jsonb, %s, %s::bytea[])"
+    "SELECT item, seq, position, outcome "
+    "FROM euchre_append_batch(%s, %s, %s, %s, %s, %s::jsonb, %s::bytea[])"
 )
+# A batch's size in appends: enough to share one commit among a busy process's tables, few
+# enough that one statement stays short (it holds the followers' horizon while it runs).
+BATCH = 64
+# Batches on their way at once, each on a connection of its own.
+APPENDERS = 1
 # One notifying transaction for every append a process made while the last one was on its way.
 # A ring is worth nothing after a crash, so its commit doesn't wait for the disk.
 RING_SQL = (
@@ -197,6 +206,27 @@ async def _configure(conn: psycopg.AsyncConnection) -> None:
     set_json_loads(msgspec.json.decode, conn)
 
 
+@dataclass(slots=True)
+class _Waiting:
+    """An append waiting for its batch, and the future its caller awaits."""
+
+    stream: str
+    expected_seq: int
+    new: list[NewEvent]
+    command_id: str | None
+    data: list[bytes]
+    canonical: list[bytes]
+    outcome: asyncio.Future[AppendResult]
+
+    def succeed(self, result: AppendResult) -> None:
+        if not self.outcome.done():  # its caller may have stopped waiting
+            self.outcome.set_result(result)
+
+    def fail(self, error: BaseException) -> None:
+        if not self.outcome.done():
+            self.outcome.set_exception(error)
+
+
 class EventStore:
     """The log in PostgreSQL, over psycopg's own pool: one per process serves every request
     and worker.
@@ -208,6 +238,8 @@ class EventStore:
 
     def __init__(self, pool: AsyncConnectionPool) -> None:
         self._pool = pool
+        self._waiting: list[_Waiting] = []
+        self._senders: set[asyncio.Task[None]] = set()
         self._rings: dict[str, int] = {}
         self._ringing: asyncio.Task[None] | None = None
 
@@ -234,7 +266,8 @@ class EventStore:
         return cls(pool)
 
     async def close(self) -> None:
-        """Send the rings still waiting, then close every connection."""
+        """Finish the appends and rings still waiting, then close every connection."""
+        await asyncio.gather(*self._senders)
         if self._ringing is not None:
             await self._ringing
         await self._pool.close()
@@ -251,32 +284,104 @@ class EventStore:
         A command id already used returns that first append's result instead, so a retried
         command applies once. Appends to different streams never wait for each other; two to
         one stream meet at its primary key, and the later finds its seq taken.
+
+        The append goes with the process's others: while APPENDERS batches are on their way,
+        the appends made meanwhile gather into the next, so under load many tables' appends
+        share one statement and one commit, and an append made alone goes at once.
         """
         if not new:
             raise ValueError("append needs at least one event")
-        params = (
+        waiting = _Waiting(
             stream,
             expected_seq,
-            [event.type for event in new],
-            msgspec.json.encode([event.data for event in new]).decode(),
+            new,
             command_id,
+            # Encoded here, so data that isn't JSON fails its own caller and no batch.
+            [msgspec.json.encode(event.data) for event in new],
             [
                 canonical(stream, expected_seq + n, event.type, event.data)
                 for n, event in enumerate(new, start=1)
             ],
+            asyncio.get_running_loop().create_future(),
+        )
+        self._waiting.append(waiting)
+        if len(self._senders) < APPENDERS:
+            self._senders.add(asyncio.create_task(self._send_batches()))
+        return await waiting.outcome
+
+    async def _send_batches(self) -> None:
+        """Send batches until none is waiting. The sender leaves `_senders` in the same step
+        as it finds nothing waiting (a done-callback would run a turn later, and an append made
+        in between would wait for a sender that is gone); if it fails, so do the appends it
+        leaves, rather than wait for a sender that may never come."""
+        try:
+            while self._waiting:
+                await self._send(self._next_batch())
+        except BaseException as error:
+            left, self._waiting = self._waiting, []
+            for waiting in left:
+                waiting.fail(error)
+            raise
+        finally:
+            self._senders.discard(asyncio.current_task())  # type: ignore[arg-type]
+
+    def _next_batch(self) -> list[_Waiting]:
+        """The longest-waiting appends, one per stream (a second to the same stream waits for
+        the next batch), in stream order (migration 0012 says why)."""
+        batch: dict[str, _Waiting] = {}
+        rest: list[_Waiting] = []
+        for waiting in self._waiting:
+            if waiting.stream in batch or len(batch) == BATCH:
+                rest.append(waiting)
+            else:
+                batch[waiting.stream] = waiting
+        self._waiting = rest
+        return [batch[stream] for stream in sorted(batch)]
+
+    async def _send(self, batch: list[_Waiting]) -> None:
+        params = (
+            [w.stream for w in batch],
+            [w.expected_seq for w in batch],
+            [len(w.new) for w in batch],
+            [w.command_id for w in batch],
+            [event.type for w in batch for event in w.new],
+            (b"[%b]" % b",".join(data for w in batch for data in w.data)).decode(),
+            [c for w in batch for c in w.canonical],
         )
         try:
             async with self._pool.connection() as conn:
                 rows = await (await conn.execute(APPEND_SQL, params)).fetchall()
         except psycopg.Error as error:
-            if error.sqlstate == "EU409":
-                actual = int(error.diag.message_primary or 0)
-                raise ConcurrencyConflict(stream, expected_seq, actual) from None
+            if len(batch) == 1 or isinstance(error, psycopg.OperationalError):
+                # A server gone or a pool exhausted fails them all alike: no point in asking
+                # again, one at a time, each waiting out its own timeout.
+                for waiting in batch:
+                    waiting.fail(error)
+                return
+            # An append's own fault (a string jsonb refuses, say) mustn't fail the others: the
+            # statement undid them all, so each goes again alone.
+            for waiting in batch:
+                await self._send([waiting])
+            return
+        except BaseException as error:
+            for waiting in batch:
+                waiting.fail(error)
             raise
-        duplicate = rows[0][2]
-        if not duplicate:
-            self._ring(stream, rows[-1][0])
-        return AppendResult(rows[0][0], rows[-1][0], tuple(row[1] for row in rows), duplicate)
+        found: dict[int, list[tuple[int, int, str]]] = {}
+        for item, seq, position, outcome in rows:
+            found.setdefault(item - 1, []).append((seq, position, outcome))
+        for n, waiting in enumerate(batch):
+            rows_of = found[n]
+            seq, _, outcome = rows_of[0]
+            if outcome == "r":
+                self._waiting.insert(0, waiting)
+            elif outcome == "c":
+                waiting.fail(ConcurrencyConflict(waiting.stream, waiting.expected_seq, seq))
+            else:
+                if outcome == "a":
+                    self._ring(waiting.stream, rows_of[-1][0])
+                positions = tuple(position for _, position, _ in rows_of)
+                waiting.succeed(AppendResult(seq, rows_of[-1][0], positions, outcome == "d"))
 
     def _ring(self, stream: str, seq: int) -> None:
         """Ring the doorbell for `stream` soon, with the others this process appended to by

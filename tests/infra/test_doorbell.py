@@ -30,7 +30,7 @@ async def test_the_doorbell_rings_after_the_append_commits_and_not_before(
         # ring while its events can't be read yet.
         async with await psycopg.AsyncConnection.connect(conninfo(database_url)) as conn:
             canonical_bytes = [canonical("T1", 1, "Noted", {"n": 1})]
-            params = ("T1", 0, ["Noted"], '[{"n": 1}]', None, canonical_bytes)
+            params = (["T1"], [0], [1], [None], ["Noted"], '[{"n": 1}]', canonical_bytes)
             await conn.execute(APPEND_SQL, params)
             assert not await wake.wait(0.3)
             await conn.rollback()

@@ -15,6 +15,7 @@ from domain.chain import canonical
 from infra.db import driver_url
 from infra.eventstore import (
     START,
+    AppendResult,
     ConcurrencyConflict,
     Cursor,
     EventStore,
@@ -180,8 +181,8 @@ async def test_a_follower_waits_for_an_append_still_committing(
     async with engine.connect() as slow:
         await slow.execute(
             text(
-                "SELECT * FROM euchre_append('SLOW', 0, ARRAY['Noted'], '[{}]', NULL, "
-                "ARRAY[:canonical])"
+                "SELECT * FROM euchre_append_batch(ARRAY['SLOW'], ARRAY[0], ARRAY[1], "
+                "ARRAY[NULL::text], ARRAY['Noted'], '[{}]', ARRAY[:canonical])"
             ),
             {"canonical": canonical("SLOW", 1, "Noted", {})},
         )
@@ -190,6 +191,71 @@ async def test_a_follower_waits_for_an_append_still_committing(
         await slow.commit()
     seen = await store.read_all(START)
     assert [e.stream for e in seen] == ["SLOW", "FAST"]
+
+
+async def test_appends_made_together_share_a_commit_and_each_keeps_its_own_outcome(
+    store: EventStore,
+):
+    await store.append("TAKEN", 0, [noted(1)])
+    await store.append("AGAIN", 0, [noted(1)], command_id="c1")
+
+    *fresh, conflict, retried = await asyncio.gather(
+        *(store.append(f"T{n}", 0, [noted(n), noted(n)]) for n in range(22)),
+        store.append("TAKEN", 0, [noted(2)]),
+        store.append("AGAIN", 0, [noted(1)], command_id="c1"),
+        return_exceptions=True,
+    )
+
+    assert [(r.first_seq, r.last_seq, r.duplicate) for r in fresh] == [(1, 2, False)] * 22
+    assert isinstance(conflict, ConcurrencyConflict) and conflict.actual_seq == 1
+    assert isinstance(retried, AppendResult) and (retried.last_seq, retried.duplicate) == (1, True)
+    assert [e.data for e in await store.read("TAKEN")] == [{"n": 1}]
+    # Twenty-two appends, made while at most one statement was on its way: they went in one
+    # or two transactions, not twenty-two.
+    transactions = {e.cursor.xid for n in range(22) for e in await store.read(f"T{n}")}
+    assert len(transactions) <= 2
+
+
+async def test_an_append_the_database_refuses_fails_alone_among_those_sent_with_it(
+    store: EventStore,
+):
+    before, refused, not_json, after = await asyncio.gather(
+        store.append("A", 0, [noted(1)]),
+        store.append("BAD", 0, [NewEvent("Noted", {"n": "\u0000"})]),
+        store.append("ODD", 0, [NewEvent("Noted", {"n": object()})]),
+        store.append("B", 0, [noted(1)]),
+        return_exceptions=True,
+    )
+
+    assert isinstance(refused, psycopg.Error)
+    assert isinstance(not_json, TypeError)
+    assert isinstance(before, AppendResult) and isinstance(after, AppendResult)
+    assert (before.last_seq, after.last_seq) == (1, 1)
+    assert await store.read("BAD") == []
+
+
+async def test_an_append_behind_a_younger_transactions_event_writes_nothing_and_says_retry(
+    store: EventStore, engine: AsyncEngine
+):
+    """A row written after a younger transaction's row of the same table would come before
+    it in the followers' order (xid, position): the batch leaves it for a new transaction."""
+    async with engine.connect() as older:
+        await older.execute(text("SELECT pg_current_xact_id()"))
+        await store.append("R", 0, [noted(1)])  # a younger transaction, committed
+        rows = (
+            await older.execute(
+                text(
+                    "SELECT outcome, seq FROM euchre_append_batch(ARRAY['R'], ARRAY[1], "
+                    "ARRAY[1], ARRAY[NULL::text], ARRAY['Noted'], '[{}]', ARRAY[:canonical])"
+                ),
+                {"canonical": canonical("R", 2, "Noted", {})},
+            )
+        ).all()
+        await older.commit()
+
+    assert [tuple(row) for row in rows] == [("r", 1)]
+    assert [e.seq for e in await store.read("R")] == [1]
+    assert (await store.append("R", 1, [noted(2)])).last_seq == 2
 
 
 @BOTH
