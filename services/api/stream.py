@@ -20,7 +20,7 @@ import msgspec
 from litestar import Controller, Request, get
 from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath
-from litestar.response import ServerSentEvent, ServerSentEventMessage
+from litestar.response import Stream
 
 from domain import view
 from domain.events import Event
@@ -44,6 +44,15 @@ BACKLOG = 32  # items a watcher may fall behind before it is resynced to the new
 
 
 _encode = msgspec.json.Encoder().encode
+KEEP_ALIVE_FRAME = b": keep-alive\r\n\r\n"
+HEADERS = {"Cache-Control": "no-cache", "Connection": "keep-alive", "X-Accel-Buffering": "no"}
+
+
+def frame(event: str, data: bytes, seq: int | None = None) -> bytes:
+    """One server-sent event, as the bytes every watcher of it is sent: built once, not once
+    a watcher. `data` is msgspec's JSON, which escapes every line break, so it is one line."""
+    head = b"" if seq is None else b"id: %d\r\n" % seq
+    return b"%bevent: %b\r\ndata: %b\r\n\r\n" % (head, event.encode(), data)
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,14 +60,12 @@ class Line:
     """A chat line or reaction as the stream sends it, encoded once for every watcher."""
 
     seq: int
-    event: str  # "chat" or "reaction"
-    data: str
+    frame: bytes
 
     @classmethod
     def of(cls, said: Said) -> Line:
-        return cls(
-            said.seq, "chat" if isinstance(said, ChatLine) else "reaction", _encode(said).decode()
-        )
+        event = "chat" if isinstance(said, ChatLine) else "reaction"
+        return cls(said.seq, frame(event, _encode(said), said.seq))
 
 
 Item = State | Line  # what a watcher sends next: its view of a state, or a line of talk
@@ -91,9 +98,9 @@ class Watcher:
 class Feed:
     """The log reader for one table, alive while someone watches it.
 
-    It keeps the last RECENT items (stable states and lines of talk), and each state's encoded
-    view per seat once someone asked for it: a hundred spectators of one table cost one view
-    per change, not a hundred.
+    It keeps the last RECENT items (stable states and lines of talk), and each state's view
+    per seat, framed as the stream sends it, once someone asked for it: a hundred spectators
+    of one table cost one view per change, not a hundred.
     """
 
     def __init__(self, code: str, state: State) -> None:
@@ -102,7 +109,7 @@ class Feed:
         self.recent: deque[Item] = deque([state], maxlen=RECENT)
         self.watchers: set[Watcher] = set()
         self.task: asyncio.Task[None] | None = None
-        self._views: dict[tuple[int, int | None], str] = {}
+        self._views: dict[tuple[int, int | None], bytes] = {}
 
     async def run(self, tables: Tables, doorbell: Doorbell, poll: float) -> None:
         async with doorbell.watch(self.code) as wake:
@@ -144,11 +151,11 @@ class Feed:
             return None
         return [s for s in self.recent if s.seq > seq]
 
-    def view_data(self, state: State, seat: int | None) -> str:
+    def view_frame(self, state: State, seat: int | None) -> bytes:
         key = (state.seq, seat)
         data = self._views.get(key)
         if data is None:
-            data = msgspec.json.encode(view(state, seat)).decode()
+            data = frame("view", msgspec.json.encode(view(state, seat)), state.seq)
             if state.seq >= self.recent[0].seq:
                 self._views[key] = data
         return data
@@ -204,16 +211,15 @@ async def _history(tables: Tables, code: str, after: int) -> list[Item]:
     return [s if said is None else Line.of(said) for s, said in shown(records[after:], start)]
 
 
-def _message(feed: Feed, item: Item, player: Player | None) -> ServerSentEventMessage:
+def _message(feed: Feed, item: Item, player: Player | None) -> bytes:
     if isinstance(item, Line):
-        return ServerSentEventMessage(data=item.data, event=item.event, id=str(item.seq))
-    seat = None if player is None else item.seat_of(player.id)
-    return ServerSentEventMessage(data=feed.view_data(item, seat), event="view", id=str(item.seq))
+        return item.frame
+    return feed.view_frame(item, None if player is None else item.seat_of(player.id))
 
 
 async def _events(
     request: Request, code: str, player: Player | None, last_id: int | None
-) -> AsyncIterator[ServerSentEventMessage]:
+) -> AsyncIterator[bytes]:
     services = request.app.state.services
     async with contextlib.AsyncExitStack() as stack:
         if services.presence is not None:
@@ -225,7 +231,7 @@ async def _events(
 
 async def _watch(
     request: Request, code: str, player: Player | None, last_id: int | None
-) -> AsyncIterator[ServerSentEventMessage]:
+) -> AsyncIterator[bytes]:
     services = request.app.state.services
     async with services.feeds.subscribe(code) as (feed, watcher):
         current = feed.state
@@ -247,15 +253,13 @@ async def _watch(
             try:
                 item = await asyncio.wait_for(watcher.queue.get(), services.feeds.keep_alive)
             except TimeoutError:
-                yield ServerSentEventMessage(comment="keep-alive")
+                yield KEEP_ALIVE_FRAME
                 continue
             if item.seq > seq:
                 seq = item.seq
                 if player is not None and isinstance(item, State) and item.is_banned(player.id):
                     # Their last word from the table; the stream ends with it.
-                    yield ServerSentEventMessage(
-                        data='{"detail": "you were banned from this table"}', event="banned"
-                    )
+                    yield frame("banned", b'{"detail": "you were banned from this table"}')
                     return
                 yield _message(feed, item, player)
 
@@ -273,7 +277,7 @@ class StreamController(Controller):
     )
     async def events(
         self, request: Request, code: FromPath[str], player: NamedDependency[Player | None]
-    ) -> ServerSentEvent:
+    ) -> Stream:
         """`event: view` with `id: <seq>` at once and after every change, and `event: chat`
         or `event: reaction` for each line of talk (`seq`, `player`, `name`, `seat`, `text`
         or `emoji`, `at`); honours Last-Event-ID (everything after it is sent, talk too); a
@@ -285,4 +289,8 @@ class StreamController(Controller):
         await arrive(request, code, player)
         raw = request.headers.get("last-event-id")
         last_id = int(raw) if raw and raw.isdigit() else None
-        return ServerSentEvent(_events(request, code, player, last_id))
+        return Stream(
+            _events(request, code, player, last_id),
+            media_type="text/event-stream",
+            headers=HEADERS,
+        )

@@ -129,6 +129,8 @@ def test_the_stream_sends_keep_alive_comments(database_url, redis_url):
         ).join(timeout=10)
         assert got[0]["event"] == "view" and json.loads(got[0]["data"])["you"] == 0
         assert sum(1 for e in got if e.get("comment") == "keep-alive") >= 2
+        # A comment alone: a `data:` line with it would hand browsers an empty message.
+        assert [e for e in got if "comment" not in e and e.get("event") != "view"] == []
 
 
 def test_a_stream_for_no_table_is_404(api):
