@@ -109,7 +109,7 @@ class Feed:
         self.recent: deque[Item] = deque([state], maxlen=RECENT)
         self.watchers: set[Watcher] = set()
         self.task: asyncio.Task[None] | None = None
-        self._views: dict[tuple[int, int | None], bytes] = {}
+        self._views: dict[int, dict[int | None, bytes]] = {}  # by seq, then seat
 
     async def run(self, tables: Tables, doorbell: Doorbell, poll: float) -> None:
         async with doorbell.watch(self.code) as wake:
@@ -138,9 +138,10 @@ class Feed:
         for state, said in items:
             item: Item = state if said is None else Line.of(said)
             self.recent.append(item)
-            oldest = self.recent[0].seq
-            for key in [k for k in self._views if k[0] < oldest]:
-                del self._views[key]
+            if len(self._views) > 2 * RECENT:  # now and then, not at every item
+                oldest = self.recent[0].seq
+                for seq in [seq for seq in self._views if seq < oldest]:
+                    del self._views[seq]
             self.state = state
             for watcher in self.watchers:
                 watcher.offer(item, None if said is None else state)
@@ -152,12 +153,12 @@ class Feed:
         return [s for s in self.recent if s.seq > seq]
 
     def view_frame(self, state: State, seat: int | None) -> bytes:
-        key = (state.seq, seat)
-        data = self._views.get(key)
+        views = self._views.get(state.seq)
+        data = None if views is None else views.get(seat)
         if data is None:
             data = frame("view", msgspec.json.encode(view(state, seat)), state.seq)
             if state.seq >= self.recent[0].seq:
-                self._views[key] = data
+                self._views.setdefault(state.seq, {})[seat] = data
         return data
 
 

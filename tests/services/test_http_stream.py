@@ -164,6 +164,23 @@ def test_a_reader_that_falls_behind_is_resynced_to_the_newest_state():
     assert pending[-1] == stream.BACKLOG + 5 and watcher.resyncs == 1
 
 
+def test_a_feed_keeps_the_views_of_the_states_it_remembers_and_no_more(monkeypatch):
+    made: list = []
+    monkeypatch.setattr(stream, "view", lambda state, seat: made.append(state.seq) or {})
+    feed = stream.Feed("T", State(seq=1))
+    for seq in range(2, 10 * stream.RECENT):
+        feed._show([(State(seq=seq), None)])
+        for seat in (0, 1, 2, 3, None):
+            feed.view_frame(feed.state, seat)
+
+    assert len(feed._views) <= 2 * stream.RECENT + 1
+    last = feed.state
+    made.clear()
+    feed.view_frame(last, 2)
+    feed.view_frame(State(seq=2), 2)
+    assert made == [2]  # the newest state's view is kept; one long gone is made again
+
+
 def test_spectators_of_one_table_share_each_view(api, base_url, started, monkeypatch):
     people, code = started
     made: list = []
