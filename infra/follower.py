@@ -68,8 +68,8 @@ class Follower:
     ) -> None:
         """`data_of`: the event types whose data `apply` reads (None: all); the others reach
         it with empty data, unread and undecoded. `of_type`: the one type `apply` looks at
-        (one of the log's INDEXED_TYPES), read alone, so the rest of the log is never sent;
-        a rebuild, reading the log once for every read model, gives `apply` all the same."""
+        (one of the log's INDEXED_TYPES), read alone, so the rest of the log is never sent,
+        live or in a rebuild."""
         self.name = name
         self._engine = engine
         self._store = store
@@ -146,26 +146,41 @@ class Follower:
 async def rebuild(
     followers: Sequence[Follower], progress: Callable[[int], object] | None = None
 ) -> int:
-    """Drop the followers' rows and checkpoints, then fold the whole log into all of them,
-    reading it once; how many events were read.
+    """Drop the followers' rows and checkpoints, then fold the log into them again; how many
+    events were read.
 
-    Batches are larger than a live follower's, each one transaction for every read model and
-    checkpoint; the next batch is read while this one is applied. Live followers in other
-    processes wait on the locks and carry on from the new checkpoints.
+    A follower of one indexed type reads that type alone, by its index; the others read the
+    whole log once between them, in batches larger than a live follower's, each one
+    transaction for every read model and checkpoint, the next batch read while this one is
+    applied. Live followers in other processes wait on the locks and carry on from the new
+    checkpoints.
     """
-    engine, store = followers[0]._engine, followers[0]._store
-    data_of: frozenset[str] | None = frozenset()
-    for f in followers:
-        data_of = None if data_of is None or f._data_of is None else data_of | f._data_of
+    engine = followers[0]._engine
     async with engine.begin() as conn:
         for follower in sorted(followers, key=lambda f: f._key):
             await follower._restart(conn)
+    shared = [f for f in followers if f._of_type is None]
+    total = await _fold_together(shared, progress) if shared else 0
+    # Then whatever committed behind a transaction that was still running, as a live follower
+    # would; for a follower of one type, all of it.
+    for follower in followers:
+        total += await follower.catch_up(batch=REBUILD_BATCH, progress=progress)
+    return total
+
+
+async def _fold_together(
+    followers: Sequence[Follower], progress: Callable[[int], object] | None
+) -> int:
+    store = followers[0]._store
+    data_of: frozenset[str] | None = frozenset()
+    for f in followers:
+        data_of = None if data_of is None or f._data_of is None else data_of | f._data_of
     total, after = 0, START
     reading = asyncio.ensure_future(store.read_all(after, REBUILD_BATCH, data_of))
     while records := await reading:
         after = records[-1].cursor
         reading = asyncio.ensure_future(store.read_all(after, REBUILD_BATCH, data_of))
-        async with engine.begin() as conn:
+        async with followers[0]._engine.begin() as conn:
             for follower in sorted(followers, key=lambda f: f._key):
                 await follower._lock_rows(conn)
                 await follower._apply(conn, records)
@@ -173,7 +188,4 @@ async def rebuild(
         total += len(records)
         if progress is not None:
             progress(len(records))
-    # Whatever committed behind a transaction that was still running, as a live follower would.
-    for follower in followers:
-        total += await follower.catch_up(batch=REBUILD_BATCH, progress=progress)
     return total

@@ -212,40 +212,67 @@ def _worker(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _rebuild(args: argparse.Namespace, settings: Settings) -> int:
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
     from infra import embedded
+    from infra.db import migrate
+    from infra.eventstore import EventStore
+
+    async def size(url: str) -> tuple[int, int]:
+        store = await EventStore.open(url, size=1)
+        try:
+            return await store.size()
+        finally:
+            await store.close()
+
+    with embedded.services(settings) as endpoints:
+        url = endpoints.database_url
+        migrate(url)
+        # Two processes for two cores: the ratings and reviews, which read their own type of
+        # event alone, beside the read models of the whole log, which show the bar.
+        spawn = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(1, mp_context=spawn) as beside:
+            by_type = beside.submit(_rebuild_part, url, True)
+            events, tables = asyncio.run(size(url))
+            count = _rebuild_part(url, False, events)
+            of_their_types = by_type.result()
+    print(
+        f"lobby, activity, ratings and reviews rebuilt from {count} events of {tables} tables"
+        f" (ratings and reviews read {of_their_types} of them by type)"
+    )
+    return 0
+
+
+def _rebuild_part(url: str, by_type: bool, bar: int | None = None) -> int:
+    """Fold again the read models that follow one type of event (`by_type`), or those that
+    read the whole log, with a progress bar out of `bar` events; how many events were read."""
+    from tqdm import tqdm
+
     from infra.activity import Activity
-    from infra.db import create_engine, migrate
+    from infra.db import create_engine
     from infra.eventstore import EventStore
     from infra.follower import rebuild as fold_again
     from infra.lobby import Lobby
     from infra.ratings import Ratings
     from infra.reviews import Reviews
 
-    async def rebuild(url: str) -> tuple[int, int]:
-        from tqdm import tqdm
-
+    async def rebuild() -> int:
         engine = create_engine(url)
         store = await EventStore.open(url, size=4)
         try:
-            total, tables = await store.size()
-            followers = [
-                Lobby(engine, store).follower,
-                Activity(engine, store).follower,
-                Ratings(engine, store).follower,
-                Reviews(engine, store).follower,
-            ]
-            with tqdm(total=total, desc="log", unit=" events", unit_scale=True) as bar:
-                count = await fold_again(followers, bar.update)
-            return count, tables
+            if by_type:
+                return await fold_again(
+                    [Ratings(engine, store).follower, Reviews(engine, store).follower]
+                )
+            followers = [Lobby(engine, store).follower, Activity(engine, store).follower]
+            with tqdm(total=bar, desc="log", unit=" events", unit_scale=True) as progress:
+                return await fold_again(followers, progress.update)
         finally:
             await store.close()
             await engine.dispose()
 
-    with embedded.services(settings) as endpoints:
-        migrate(endpoints.database_url)
-        count, tables = asyncio.run(rebuild(endpoints.database_url))
-    print(f"lobby, activity, ratings and reviews rebuilt from {count} events of {tables} tables")
-    return 0
+    return asyncio.run(rebuild())
 
 
 def _lines(source: str, settings: Settings) -> list[dict]:

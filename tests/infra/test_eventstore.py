@@ -395,3 +395,41 @@ async def test_a_rebuild_reads_the_log_once_for_every_follower_and_folds_what_th
     assert await rebuild(both) == 60
     assert folds == live
     assert sum(reads) == 60  # once, not once a follower
+
+
+async def test_a_rebuild_gives_a_follower_of_one_type_that_type_alone_and_the_rest_the_log_once(
+    store: EventStore, engine: AsyncEngine, monkeypatch
+):
+    folds: dict[str, list] = {"all": [], "scored": []}
+
+    def follower(name: str, of_type: str | None) -> Follower:
+        async def apply(conn, records) -> None:
+            folds[name].extend((e.type, e.data) for e in records)
+
+        async def clear(conn) -> None:
+            folds[name].clear()
+
+        data_of = None if of_type is None else frozenset({of_type})
+        return Follower(name, engine, store, apply, clear, data_of=data_of, of_type=of_type)
+
+    both = [follower("all", None), follower("scored", "HandScored")]
+    for n in range(12):
+        await store.append(f"T{n % 3}", 2 * (n // 3), [noted(n), NewEvent("HandScored", {"h": n})])
+    for f in both:
+        await f.catch_up()
+    live = {name: list(fold) for name, fold in folds.items()}
+    reads: list[tuple[str | None, int]] = []
+    read_all = store.read_all
+
+    async def counted(after=START, limit=500, data_of=None, of_type=None):
+        found = await read_all(after, limit, data_of, of_type)
+        reads.append((of_type, len(found)))
+        return found
+
+    monkeypatch.setattr(store, "read_all", counted)
+
+    assert await rebuild(both) == 24 + 12
+    assert folds == live
+    assert folds["scored"] == [("HandScored", {"h": n}) for n in range(12)]
+    assert sum(n for kind, n in reads if kind is None) == 24  # the log once, for "all"
+    assert sum(n for kind, n in reads if kind == "HandScored") == 12  # its type alone
