@@ -94,6 +94,19 @@ class Watcher:
             self.queue.put_nowait(item if newest is None else newest)
             self.resyncs += 1
 
+    async def next(self, within: float) -> Item | None:
+        """The next item, or None if none came within `within` seconds (a keep-alive is due).
+
+        It waits in the reader's own task. `asyncio.wait_for` would start a task for every
+        item, and with thousands of streams open, their tasks, contexts and futures were
+        most of what each young garbage collection walked (docs/scaling.md).
+        """
+        try:
+            async with asyncio.timeout(within):
+                return await self.queue.get()
+        except TimeoutError:
+            return None
+
 
 class Feed:
     """The log reader for one table, alive while someone watches it.
@@ -251,9 +264,8 @@ async def _watch(
             yield _message(feed, item, player)
         seq = sent[-1].seq if sent else current.seq
         while True:
-            try:
-                item = await asyncio.wait_for(watcher.queue.get(), services.feeds.keep_alive)
-            except TimeoutError:
+            item = await watcher.next(services.feeds.keep_alive)
+            if item is None:
                 yield KEEP_ALIVE_FRAME
                 continue
             if item.seq > seq:

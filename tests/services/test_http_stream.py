@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import threading
@@ -162,6 +163,19 @@ def test_a_reader_that_falls_behind_is_resynced_to_the_newest_state():
     pending = [watcher.queue.get_nowait().seq for _ in range(watcher.queue.qsize())]
     assert len(pending) <= stream.BACKLOG
     assert pending[-1] == stream.BACKLOG + 5 and watcher.resyncs == 1
+
+
+def test_a_watcher_waits_in_its_readers_own_task():
+    async def wait() -> None:
+        watcher = stream.Watcher()
+        waiting = asyncio.ensure_future(watcher.next(5))
+        await asyncio.sleep(0.01)
+        assert asyncio.all_tasks() == {asyncio.current_task(), waiting}
+        watcher.offer(State(seq=7))
+        assert (await waiting).seq == 7
+        assert await watcher.next(0.01) is None  # nothing came: time for a keep-alive
+
+    asyncio.run(wait())
 
 
 def test_a_feed_keeps_the_views_of_the_states_it_remembers_and_no_more(monkeypatch):
