@@ -5,8 +5,9 @@ Starts `euchre serve` as a child process with its own embedded PostgreSQL and Va
 server's whole process tree is ours to measure) and rate limits off, seats the tables, then for
 `--seconds` measures: moves/s, POST latency p50/p99, move-to-every-watcher latency p50/p99 (from
 sending a move to each of the table's five streams showing its result), errors, and the CPU the
-server's process tree (app, PostgreSQL, Valkey) spent per move, read from /proc, so this
-client's own CPU doesn't count.
+server's process tree (app, bot worker, PostgreSQL, Valkey) spent per move, in all and by
+program, read from /proc, so this client's own CPU doesn't count. `--processes 2` serves with
+two API processes on the port.
 
     uv run python bench/load.py --tables 500 --pace human --seconds 60
     uv run python bench/load.py --tables 20 --pace flat --seconds 30
@@ -20,6 +21,7 @@ import contextlib
 import os
 import random
 import re
+import signal
 import statistics
 import subprocess
 import sys
@@ -41,8 +43,15 @@ MOVING: set[asyncio.Task] = set()  # moves under way (the loop keeps only weak r
 
 def tree_cpu(root: int) -> float:
     """CPU seconds (user + system) of `root` and every process below it, from /proc."""
+    return sum(tree_cpu_by_program(root).values())
+
+
+def tree_cpu_by_program(root: int) -> dict[str, float]:
+    """CPU seconds of `root` and every process below it, by program: `root` (the serving API
+    process) as "api", its Python children (the bot worker and any further API processes) as
+    "python", then postgres and valkey-server."""
     parents: dict[int, int] = {}
-    times: dict[int, float] = {}
+    times: dict[int, tuple[str, float]] = {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
@@ -52,13 +61,18 @@ def tree_cpu(root: int) -> float:
             continue
         fields = stat[stat.rindex(")") + 2 :].split()
         parents[int(entry)] = int(fields[1])
-        times[int(entry)] = (int(fields[11]) + int(fields[12])) / TICKS
-    total, stack = 0.0, [root]
+        program = stat[stat.index("(") + 1 : stat.rindex(")")]
+        program = "api" if int(entry) == root else "python" if "python" in program else program
+        times[int(entry)] = (program, (int(fields[11]) + int(fields[12])) / TICKS)
+    totals: dict[str, float] = {}
+    stack = [root]
     while stack:
         pid = stack.pop()
-        total += times.get(pid, 0.0)
+        if pid in times:
+            program, seconds = times[pid]
+            totals[program] = totals.get(program, 0.0) + seconds
         stack.extend(child for child, parent in parents.items() if parent == pid)
-    return total
+    return totals
 
 
 @dataclass
@@ -281,11 +295,12 @@ async def run(base: str, args, server_pid: int) -> None:
         print(f"seated {args.tables} tables", flush=True)
         go.set()
         await asyncio.sleep(args.warmup)
-        cpu0, t0, own0 = tree_cpu(server_pid), time.perf_counter(), time.process_time()
+        by0, t0, own0 = tree_cpu_by_program(server_pid), time.perf_counter(), time.process_time()
         figures.measuring = True
         await asyncio.sleep(args.seconds)
         figures.measuring = False
-        cpu1, t1 = tree_cpu(server_pid), time.perf_counter()
+        by1, t1 = tree_cpu_by_program(server_pid), time.perf_counter()
+        cpu0, cpu1 = sum(by0.values()), sum(by1.values())
         client_cpu = time.process_time() - own0
         await asyncio.sleep(1)  # let the last views arrive
         for task in [*games, *MOVING]:
@@ -296,6 +311,11 @@ async def run(base: str, args, server_pid: int) -> None:
 
     moves = len(figures.moves)
     watchers = watcher_latencies(figures)
+    spent = {program: by1[program] - by0.get(program, 0.0) for program in by1}
+    shares = ", ".join(
+        f"{program} {seconds / max(moves, 1) * 1000:.2f} ms"
+        for program, seconds in sorted(spent.items(), key=lambda item: -item[1])
+    )
     print(
         f"tables={args.tables} pace={args.pace} seconds={t1 - t0:.0f}\n"
         f"moves/s={moves / (t1 - t0):.1f}  POST p50={pct(figures.posts, 50) * 1000:.1f} ms"
@@ -304,6 +324,7 @@ async def run(base: str, args, server_pid: int) -> None:
         f"  p99={pct(watchers, 99) * 1000:.1f} ms  ({len(watchers)} deliveries)\n"
         f"server CPU per move={(cpu1 - cpu0) / max(moves, 1) * 1000:.2f} ms"
         f"  (server tree used {(cpu1 - cpu0) / (t1 - t0):.2f} cores)\n"
+        f"  of which {shares}\n"
         f"errors={len(figures.errors)}  stale 409s={figures.conflicts}"
         f"  client CPU={client_cpu / (t1 - t0):.2f} cores",
         flush=True,
@@ -341,6 +362,7 @@ def serving(*options: str, **env: str) -> Iterator[Server]:
             env=environment(EUCHRE_DATA_DIR=data, EUCHRE_RATE_LIMITS="off", **env),
             stdout=subprocess.PIPE,
             text=True,
+            start_new_session=True,
         )
         try:
             said = ""
@@ -354,7 +376,11 @@ def serving(*options: str, **env: str) -> Iterator[Server]:
             yield Server(f"http://127.0.0.1:{port}", server.pid, urls["PostgreSQL"], urls["Valkey"])
         finally:
             server.terminate()
-            server.wait(timeout=60)
+            try:
+                server.wait(timeout=60)
+            except subprocess.TimeoutExpired:  # a server stuck on its way out must not outlive us
+                os.killpg(server.pid, signal.SIGKILL)
+                server.wait()
 
 
 def main() -> None:
@@ -363,8 +389,11 @@ def main() -> None:
     parser.add_argument("--pace", choices=["human", "flat"], default="flat")
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--warmup", type=float, default=5)
+    parser.add_argument(
+        "--processes", type=int, default=1, help="API processes `euchre serve` runs (default 1)"
+    )
     args = parser.parse_args()
-    with serving(EUCHRE_BOT_DELAY_SCALE="0") as server:
+    with serving("--processes", str(args.processes), EUCHRE_BOT_DELAY_SCALE="0") as server:
         asyncio.run(run(server.base, args, server.pid))
 
 

@@ -53,49 +53,75 @@ def _serve(args: argparse.Namespace, settings: Settings) -> int:
     import multiprocessing
 
     import msgspec
-    import uvicorn
 
     from infra import embedded
     from infra.db import migrate
-    from services.api.app import create_app
-    from services.bots.runtime import BotSends
 
+    if args.processes < 1:
+        raise Unusable(f"--processes must be 1 or more, not {args.processes}")
     host = args.host or settings.host
     port = args.port or settings.port
     sock = _listen(host, port)
     _announce_servers()
     with sock, embedded.services(settings) as endpoints:
         migrate(endpoints.database_url)
-        # The bots play in a worker process of their own, as `euchre worker` would.
         joined = msgspec.structs.replace(
             settings, database_url=endpoints.database_url, redis_url=endpoints.redis_url
         )
-        worker = multiprocessing.get_context("spawn").Process(
-            target=_work, args=(joined, args.bot_threads, False), name="worker"
-        )
-        worker.start()
-        bots = BotSends(settings.broker(endpoints.redis_url), settings.bot_delay_scale)
-        with _stopping(worker), bots:
-            app = create_app(
-                endpoints.database_url,
-                endpoints.redis_url,
-                bots.scheduler,
-                rate_limits=settings.rate_limits,
-                secure_cookies=settings.secure_cookies,
-                broker_url=settings.broker(endpoints.redis_url),
-            )
-            # Idle connections stay open longer than a load balancer's or client's own idle
-            # timeout (60 s is common): the side that closes first must not be the server, or
-            # a request sent on a connection just as the server closes it is lost.
-            config = uvicorn.Config(app, log_level="warning", timeout_keep_alive=75)
+        spawn = multiprocessing.get_context("spawn")
+        # The bots play in a worker process of their own, as `euchre worker` would. Further API
+        # processes accept on the same listening socket, each connection going to whichever
+        # takes it first: they share nothing but the database and Valkey, as API processes
+        # behind a load balancer do (docs/scaling.md).
+        children = [
+            spawn.Process(target=_work, args=(joined, args.bot_threads, False), name="worker"),
+            *(
+                spawn.Process(target=_api, args=(joined, sock, None), name=f"api-{n}")
+                for n in range(1, args.processes)
+            ),
+        ]
+        for child in children:
+            child.start()
+        with _stopping(*children):
             shown = f"[{host}]" if ":" in host else host
-            server = _announcing()(config, f"http://{shown}:{port}/")
-            # uvicorn re-raises the signal that stopped it once it has shut down cleanly; one
-            # that comes before it has its handlers in place arrives as KeyboardInterrupt.
-            with contextlib.suppress(KeyboardInterrupt):
-                server.run(sockets=[sock])
-            _finish_quietly()
+            _api(joined, sock, f"http://{shown}:{port}/")
     return 0
+
+
+def _api(settings: Settings, sock: socket.socket, url: str | None) -> None:
+    """One API process serving `sock` until Ctrl-C or SIGTERM; the one given a `url` says so
+    once it serves."""
+    import signal
+
+    import uvicorn
+
+    from services.api.app import create_app
+    from services.bots.runtime import BotSends
+
+    if url is None:
+        # A spawned one: the SIGTERM uvicorn re-raises once it has shut down ends the process
+        # as an exit, not a kill, so its pool of password hashers is shut down with it.
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    broker = settings.broker(settings.redis_url)
+    with BotSends(broker, settings.bot_delay_scale) as bots:
+        app = create_app(
+            settings.database_url,
+            settings.redis_url,
+            bots.scheduler,
+            rate_limits=settings.rate_limits,
+            secure_cookies=settings.secure_cookies,
+            broker_url=broker,
+        )
+        # Idle connections stay open longer than a load balancer's or client's own idle
+        # timeout (60 s is common): the side that closes first must not be the server, or
+        # a request sent on a connection just as the server closes it is lost.
+        config = uvicorn.Config(app, log_level="warning", timeout_keep_alive=75)
+        server = _announcing()(config, url) if url else uvicorn.Server(config)
+        # uvicorn re-raises the signal that stopped it once it has shut down cleanly; one
+        # that comes before it has its handlers in place arrives as KeyboardInterrupt.
+        with contextlib.suppress(KeyboardInterrupt):
+            server.run(sockets=[sock])
+        _finish_quietly()
 
 
 def _announcing():
@@ -118,16 +144,18 @@ def _announcing():
 
 
 @contextlib.contextmanager
-def _stopping(child: multiprocessing.process.BaseProcess) -> Iterator[None]:
-    """Stop `child` on the way out, as Ctrl-C would: SIGTERM, then a kill if it lingers."""
+def _stopping(*children: multiprocessing.process.BaseProcess) -> Iterator[None]:
+    """Stop `children` on the way out, as Ctrl-C would: SIGTERM, then a kill if one lingers."""
     try:
         yield
     finally:
-        child.terminate()
-        child.join(timeout=30)
-        if child.is_alive():
-            child.kill()
-            child.join()
+        for child in children:
+            child.terminate()
+        for child in children:
+            child.join(timeout=30)
+            if child.is_alive():
+                child.kill()
+                child.join()
 
 
 def _finish_quietly() -> None:
@@ -493,14 +521,20 @@ def parser() -> argparse.ArgumentParser:
     serve = command(
         "serve",
         "serve the web table and the API, with bots",
-        "Serve the web table and the HTTP API, with a bot worker and the sweeper in the same "
-        "process. PostgreSQL and Valkey are started from the data directory for any URL left "
-        "unset, and the schema is brought up to date first.",
+        "Serve the web table and the HTTP API, with a bot worker (also a sweeper candidate) in a "
+        "process of its own. PostgreSQL and Valkey are started from the data directory for any "
+        "URL left unset, and the schema is brought up to date first.",
     )
     serve.add_argument("--host", help="address to listen on (default EUCHRE_HOST or 127.0.0.1)")
     serve.add_argument("--port", type=int, help="port to listen on (default EUCHRE_PORT or 8000)")
     serve.add_argument(
         "--bot-threads", type=int, default=4, help="threads playing bot turns (default 4)"
+    )
+    serve.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="API processes serving the port, one per core is the most that helps (default 1)",
     )
     serve.set_defaults(run=_serve)
     worker = command(

@@ -3,6 +3,7 @@ exit code 2 for an operator's mistakes, the embedded servers' addresses shown, a
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -129,6 +130,64 @@ def test_serve_shows_the_embedded_servers_then_stops_cleanly(data_dir: Path) -> 
         out, err = server.communicate(timeout=60)
     assert server.returncode == 0, err
     assert "Traceback" not in err and "Shutting down" not in out + err
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="reads /proc to see who holds a connection")
+def test_serve_with_two_processes_answers_from_both_and_stops_every_one(data_dir: Path) -> None:
+    port = _free_port()
+    server = subprocess.Popen(
+        [*EUCHRE, "serve", "--port", str(port), "--processes", "2"],
+        env=_env(EUCHRE_DATA_DIR=str(data_dir)),
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    spawned: list[int] = []
+    held: list[socket.socket] = []
+    try:
+        _read_until(server, "serving on")
+        spawned = [c for c in _children(server.pid) if "spawn_main" in _cmdline(c)]
+        assert len(spawned) == 2, "a bot worker and a second API process"
+        answered_by: set[int] = set()
+        # Connections go to whichever process accepts first; keep each open, so every one
+        # stays in the hands of the process that took it, until both have taken some.
+        while len(answered_by) < 2 and len(held) < 200:
+            connection = socket.create_connection(("127.0.0.1", port))
+            held.append(connection)
+            connection.sendall(b"GET /api/health HTTP/1.1\r\nHost: test\r\n\r\n")
+            assert connection.recv(4096).startswith(b"HTTP/1.1 200")
+            answered_by.add(_holder(port, connection, [server.pid, *spawned]))
+        assert len(answered_by) == 2, f"only {answered_by} answered {len(held)} connections"
+    finally:
+        for connection in held:
+            connection.close()
+        server.send_signal(signal.SIGINT)  # the parent alone: it stops the others
+        _, err = server.communicate(timeout=90)
+    assert server.returncode == 0, err
+    assert "Traceback" not in err and "leaked" not in err, err
+    deadline = time.monotonic() + 30
+    while any(_running(c) for c in spawned) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not [c for c in spawned if _running(c)]
+
+
+def _holder(port: int, connection: socket.socket, candidates: list[int]) -> int:
+    """Which of `candidates` holds the server's end of `connection` to `port`."""
+    client_port = connection.getsockname()[1]
+    inodes = {
+        fields[9]
+        for line in Path("/proc/net/tcp").read_text().splitlines()[1:]
+        if (fields := line.split())
+        and int(fields[1].split(":")[1], 16) == port
+        and int(fields[2].split(":")[1], 16) == client_port
+    }
+    for pid in candidates:
+        for fd in Path(f"/proc/{pid}/fd").iterdir():
+            with contextlib.suppress(OSError):
+                if os.readlink(fd).removeprefix("socket:[").rstrip("]") in inodes:
+                    return pid
+    raise AssertionError(f"nobody holds the connection from port {client_port}")
 
 
 def _children(pid: int) -> list[int]:
