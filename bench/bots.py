@@ -68,10 +68,10 @@ class Worlds:
             self.n += 1
             return hands(unseen, rng, my_hand)
 
-        def counted_deals(k, rng, n):
-            out = deals(k, rng, n)
-            self.n += n
-            return out
+        def counted_deals(k, rng):
+            for world in deals(k, rng):
+                self.n += 1
+                yield world
 
         sampling.Unseen.hands = counted_hands  # type: ignore[method-assign]
         expert._deals = counted_deals

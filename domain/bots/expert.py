@@ -21,8 +21,9 @@ bot's. Pure and seeded: the deals come from the view and the rng alone.
 
 from __future__ import annotations
 
+import math
 import random
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Iterator
 from typing import TypeVar
 
 from domain.bots import bidding, inference, play, search
@@ -35,10 +36,14 @@ from domain.bots.strength import TRUMP_MASK, power, strength, sure_tricks
 from domain.cards import DECK, FOLLOWS, SUIT_MASK, SUITS, SuitCode, cards_of, mask_of
 
 PLAY = search.Plan(samples=(0, 0, 40, 40, 24, 16), margin=0.02)
-# Hands solved from the first lead per decision, shared among the options: about 1.7 ms each
-# on this machine's cores, so about 80 ms a bid (bench/bots.py measures it).
-SOLVES = 48
-FEWEST, MOST = 8, 32  # deals a decision solves, whatever its options
+# Hands solved from the first lead, at most, per decision: about 1.7 ms each on this machine's
+# cores. Deals come a batch at a time and stop once every option is clearly above or clearly
+# below the hard bot's choice by the margin, so most decisions solve far fewer (bench/bots.py).
+SOLVES = 144
+FEWEST = 16  # deals before a decision may stop early
+BATCH = 8  # deals between looks at whether the options are told apart
+SURE = 2.0  # standard errors that tell an option apart from the margin
+TRIES = 4 * SOLVES  # deals drawn, unlikely ones included, before a decision settles for fewer
 BID_MARGIN = 0.05  # points a hand: how much better than the hard bot's bid a bid must look
 LONE_FLOOR = 2.5  # sure tricks below which going alone isn't worth solving
 NEAR = 0.75  # tricks from the hard bot's bar within which a bid is worth solving
@@ -93,7 +98,7 @@ def round_one(k: Known, rng: random.Random) -> tuple[bool, bool]:
             return _after_pass(k, hands, 1)
         return _contract(k, hands, k.turned, k.me, alone, 1)
 
-    return _best(_deals(k, rng, _budget(options)), options, value, rule)
+    return _best(_deals(k, rng), options, value, rule)
 
 
 def round_two(k: Known, rng: random.Random) -> tuple[SuitCode | None, bool]:
@@ -123,7 +128,7 @@ def round_two(k: Known, rng: random.Random) -> tuple[SuitCode | None, bool]:
             return _after_pass(k, hands, 2)
         return _contract(k, hands, SUITS.index(suit), k.me, alone, 2)
 
-    return _best(_deals(k, rng, _budget(options)), options, value, rule)
+    return _best(_deals(k, rng), options, value, rule)
 
 
 def discard(k: Known, rng: random.Random) -> int:
@@ -142,7 +147,6 @@ def discard(k: Known, rng: random.Random) -> int:
     if len(cands) < 2:
         return rule
     rule = run[rule]
-    worlds = _dealt(k, rng, _budget(cands))
     maker = k.maker
     assert maker is not None
 
@@ -151,7 +155,7 @@ def discard(k: Known, rng: random.Random) -> int:
         hands[k.me] = six & ~(1 << card)
         return _solved(k, hands, k.trump, maker, k.alone is not None, None)
 
-    return _best(worlds, sorted(cands), value, rule)
+    return _best(_dealt(k, rng), sorted(cands), value, rule)
 
 
 def defend_alone(k: Known, rng: random.Random) -> bool:
@@ -163,24 +167,18 @@ def defend_alone(k: Known, rng: random.Random) -> bool:
         return _solved(k, hands, k.trump, maker, True, k.me if alone else None)
 
     options = [False, True]
-    return _best(_dealt(k, rng, _budget(options)), options, value, rule)
+    return _best(_dealt(k, rng), options, value, rule)
 
 
 # -- deals -----------------------------------------------------------------------------------
 
 
-def _budget(options: Collection[object]) -> int:
-    """How many deals a decision between `options` can afford to solve."""
-    return max(FEWEST, min(MOST, SOLVES // len(options)))
-
-
-def _deals(k: Known, rng: random.Random, n: int) -> list[World]:
+def _deals(k: Known, rng: random.Random) -> Iterator[World]:
     """Deals of the 18 cards a bidder can't see, five to each other seat (the rest lie in
     the kitty), weighed by the bids so far."""
     pool = cards_of(DECK & ~k.hand & ~(1 << k.up))
     weigh = inference.weigher(k, [0, 0, 0, 0])
-    out = []
-    for _ in range(n):
+    for _ in range(TRIES):
         rng.shuffle(pool)
         hands = [0, 0, 0, 0]
         at = 0
@@ -192,44 +190,67 @@ def _deals(k: Known, rng: random.Random, n: int) -> list[World]:
                 at += 5
         w = weigh(hands)
         if w > 0.0:
-            out.append((hands, w))
-    return out
+            yield hands, w
 
 
-def _dealt(k: Known, rng: random.Random, n: int) -> list[World]:
+def _dealt(k: Known, rng: random.Random) -> Iterator[World]:
     """Deals of the hidden cards once trump is made (sampling.py), weighed by the bids."""
     mem = Memory(k, full=True)
     unseen = Unseen(k, mem)
     weigh = inference.weigher(k, mem.played)
-    out = []
-    for _ in range(n):
+    for _ in range(TRIES):
         hands = unseen.hands(rng, k.hand)
         w = weigh(hands)
         if w > 0.0:
-            out.append((hands, w))
-    return out
+            yield hands, w
 
 
 # -- valuing ---------------------------------------------------------------------------------
 
 
 def _best(
-    worlds: list[World], options: list[T], value: Callable[[list[int], T], int], rule: T
+    worlds: Iterator[World], options: list[T], value: Callable[[list[int], T], int], rule: T
 ) -> T:
     """The option worth most on average over the weighed deals; the rule's own unless another
-    beats it by the margin."""
-    if not worlds:
+    beats it by the margin.
+
+    Each option is judged by how much more than the rule's it earns deal by deal (the same
+    deals for all, so the luck of a deal cancels). After every batch of deals, an option whose
+    gain is clearly below the margin is dropped, and the search stops once every option left
+    is clearly above it: a plain choice takes a few dozen solves and a close one the budget.
+    """
+    live = [o for o in options if o != rule]
+    if not live:
         return rule
-    total = dict.fromkeys(options, 0.0)
-    weights = 0.0
-    for hands, w in worlds:
+    gain = dict.fromkeys(live, 0.0)  # sum of w * (value - rule's value)
+    square = dict.fromkeys(live, 0.0)  # sum of w * (value - rule's value) ** 2
+    weights = squares = 0.0
+    solves = 0
+    for deals, (hands, w) in enumerate(worlds, 1):
+        base = value(hands, rule)
+        for o in live:
+            d = value(hands, o) - base
+            gain[o] += w * d
+            square[o] += w * d * d
         weights += w
-        for o in options:
-            total[o] += w * value(hands, o)
-    best = max(options, key=total.__getitem__)
-    if total[best] > total[rule] + BID_MARGIN * weights:
-        return best
-    return rule
+        squares += w * w
+        solves += 1 + len(live)
+        if solves >= SOLVES:
+            break
+        if deals >= FEWEST and deals % BATCH == 0:
+            settled = True
+            for o in list(live):
+                mean = gain[o] / weights
+                spread = max(0.0, square[o] / weights - mean * mean)
+                error = SURE * math.sqrt(spread * squares) / weights  # n_eff = W^2 / sum w^2
+                if mean + error < BID_MARGIN:
+                    live.remove(o)
+                elif mean - error <= BID_MARGIN:
+                    settled = False
+            if settled:
+                break
+    better = [o for o in live if gain[o] > BID_MARGIN * weights]
+    return max(better, key=gain.__getitem__) if better else rule
 
 
 def _after_pass(k: Known, hands: list[int], rnd: int) -> int:

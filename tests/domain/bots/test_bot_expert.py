@@ -3,6 +3,7 @@ bidding out after a pass, and that it searches from its view alone."""
 
 from __future__ import annotations
 
+import itertools
 import random
 
 from euchre_kit import crafted, mask, passes, run
@@ -43,7 +44,7 @@ def test_deals_weighed_by_the_bidding_give_the_maker_more_trump():
     state, _ = run(crafted(*DEAL, dealer=0), cmd.Order(seat=1))
     state, _ = run(state, cmd.Discard(seat=0, card="9S"))
     k = known(state, 2)
-    worlds = expert._dealt(k, random.Random(1), 400)
+    worlds = list(itertools.islice(expert._dealt(k, random.Random(1)), 400))
     spades = [(hands[1] & TRUMP_MASK[0]).bit_count() for hands, _ in worlds]
     plain = sum(spades) / len(spades)
     weighed = sum(n * w for n, (_, w) in zip(spades, worlds, strict=True)) / sum(
@@ -93,3 +94,37 @@ def test_the_expert_never_buries_a_trump_while_it_holds_another_card():
     card = expert.discard(k, random.Random(3))
     assert not TRUMP_MASK[0] >> card & 1
     assert k.hand >> card & 1 and card != INDEX["9S"]
+
+
+def _counted(draws: list[int]):
+    """Deals of nothing in particular, each of weight 1, counted as they are drawn."""
+    while True:
+        draws.append(1)
+        yield [0, 0, 0, 0], 1.0
+
+
+def test_an_option_clearly_better_than_the_rules_wins_after_the_fewest_deals():
+    draws: list[int] = []
+    pick = expert._best(_counted(draws), ["rule", "better"], lambda _, o: o == "better", "rule")
+    assert pick == "better"
+    assert len(draws) == expert.FEWEST
+
+
+def test_an_option_no_better_than_the_rules_is_dropped_and_the_rule_stands():
+    draws: list[int] = []
+    pick = expert._best(_counted(draws), ["rule", "same"], lambda _, o: 0, "rule")
+    assert pick == "rule"
+    assert len(draws) == expert.FEWEST
+
+
+def test_a_close_call_spends_the_whole_budget_of_solves():
+    """An option whose gain over the rule's sits at the margin, deal for deal noisy, is never
+    told apart from it: the search runs until the budget is spent, and never past it."""
+    draws: list[int] = []
+    swing = itertools.cycle((1.0, -1.0))
+
+    def value(_, option):
+        return 0.0 if option == "rule" else next(swing) + expert.BID_MARGIN
+
+    expert._best(_counted(draws), ["rule", "close"], value, "rule")
+    assert len(draws) == expert.SOLVES // 2
