@@ -1,0 +1,98 @@
+"""What seeing every card would be worth: an expert that cheats, against hard.
+
+Run: uv run python bench/ceiling.py [--games N] [--workers W]. It plays duplicate games (as
+`euchre tournament expert hard`) with two experts no one could ever play against:
+
+- "sees while bidding": each bid, alone or not, is the real deal solved open-handed for every
+  option (the deals it would sample replaced by the one deal there is); the discard, the
+  defence and the play are the real expert's;
+- "sees everything": the same, and every discard, defence and card solved on the real deal.
+
+They bound what any search over deals of the hidden cards can reach with open-handed values,
+which is what the issue's floors for the expert (70% of games against hard) are measured
+against: docs/bots.md "Strength" quotes the figures. The cheating is done here, by replacing
+the expert's dealers; domain/ never sees a State it shouldn't.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterator
+from typing import Any
+
+from domain import State
+from domain.bots import expert, search
+from domain.bots.known import Known
+from services.bots import tournament
+
+_truth: list[State] = []  # the state the seat deciding now is looking at
+_view = tournament.view
+
+
+def _seen(state: State, seat: int | None) -> Any:
+    _truth[:] = [state]
+    return _view(state, seat)
+
+
+def _the_deal(k: Known, rng: object) -> Iterator[tuple[list[int], float]]:
+    yield list(_truth[0].hands), 1.0
+
+
+class _Open:
+    """Stands in for sampling.Unseen: every "deal" is the real one."""
+
+    def __init__(self, k: Known, mem: object):
+        self.me = k.me
+
+    def hands(self, rng: object, my_hand: int) -> list[int]:
+        hands = list(_truth[0].hands)
+        hands[self.me] = my_hand
+        return hands
+
+
+def sees_while_bidding() -> None:
+    expert.NEAR = 99.0  # every bid solved
+    expert.BID_MARGIN = 0.0  # and taken on the deal's word
+    expert._deals = _the_deal  # type: ignore[assignment]
+
+
+def sees_everything() -> None:
+    sees_while_bidding()
+    expert._dealt = _the_deal  # type: ignore[assignment]
+    values, unseen = search.values, search.Unseen
+
+    def open_values(k, mem, cands, n, rng, weigh=None):  # type: ignore[no-untyped-def]
+        if weigh is None:  # hard's own search: it keeps its honest deals
+            return values(k, mem, cands, n, rng)
+        search.Unseen = _Open  # type: ignore[misc,assignment]
+        try:
+            return values(k, mem, cands, 1, rng, weigh)
+        finally:
+            search.Unseen = unseen  # type: ignore[misc]
+
+    search.values = open_values
+    expert.PLAY = search.Plan(samples=(0, 1, 1, 1, 1, 1), margin=0.0)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+    tournament.view = _seen  # type: ignore[assignment]
+    for name, cheat in (
+        ("sees while bidding", sees_while_bidding),
+        ("sees everything", sees_everything),
+    ):
+        cheat()  # the games' processes are forked from here, so they cheat as well
+        result = tournament.run("expert", "hard", args.games, workers=args.workers, progress=False)
+        lo, hi = result.interval()
+        print(
+            f"expert that {name} vs hard: {100 * result.share:.1f}% of {result.games} games "
+            f"(95% CI {100 * lo:.1f}-{100 * hi:.1f}%), "
+            f"points {result.points[0]}-{result.points[1]}, {result.seconds:.0f}s"
+        )
+
+
+if __name__ == "__main__":
+    main()
