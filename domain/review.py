@@ -56,11 +56,12 @@ class PlayedHand(msgspec.Struct, frozen=True):
     tricks: list[Trick]
 
 
-def played_hands(events: Iterable[ev.Event]) -> Iterator[PlayedHand]:
-    """Each scored hand of a log, from its cards played alone."""
+def played_hands(events: Iterable[ev.Event], first: int = 1) -> Iterator[PlayedHand]:
+    """Each scored hand of a log, from its cards played alone; `first`, the number of the
+    first hand when the events start at an earlier hand's end, not the game's start."""
     tricks: list[Trick] = []
     trick: list[tuple[int, int]] = []
-    scored = 0
+    scored = first - 1
     for e in events:
         if isinstance(e, ev.CardPlayed):
             trick.append((e.seat, INDEX[e.card]))

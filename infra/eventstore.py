@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
@@ -199,7 +199,11 @@ EVERY_STREAM_SQL = (
     "ORDER BY stream, seq"
 )
 READ_STREAMS_SQL = (
-    f"SELECT {COLUMNS} FROM events WHERE stream = ANY(%s) AND type = ANY(%s) ORDER BY stream, seq"
+    f"SELECT {COLUMNS} FROM events JOIN unnest(%s::text[], %s::bigint[]) AS f(stream, after) "
+    "USING (stream) WHERE seq > f.after AND type = ANY(%s) ORDER BY stream, seq"
+)
+SEQS_OF_SQL = (
+    "SELECT stream, seq FROM events WHERE stream = ANY(%s) AND type = %s ORDER BY stream, seq"
 )
 
 
@@ -474,12 +478,25 @@ class EventStore:
                 yield stream
 
     async def read_streams(
-        self, streams: Sequence[str], types: frozenset[str]
+        self, streams: Sequence[str], types: frozenset[str], after: Mapping[str, int] | None = None
     ) -> dict[str, list[RecordedEvent]]:
-        """Each of `streams`' events of `types`, in seq order: one statement for many."""
+        """Each of `streams`' events of `types` past its seq in `after` (all of them where it
+        has none), in seq order: one statement for many."""
         found: dict[str, list[RecordedEvent]] = {s: [] for s in streams}
-        for r in await self._records(READ_STREAMS_SQL, (list(streams), sorted(types))):
+        starts = [0 if after is None else after.get(s, 0) for s in streams]
+        params = (list(streams), starts, sorted(types))
+        for r in await self._records(READ_STREAMS_SQL, params):
             found[r.stream].append(r)
+        return found
+
+    async def seqs_of(self, streams: Sequence[str], of_type: str) -> dict[str, list[int]]:
+        """Where in each of `streams` its events of `of_type` are, without their data: a
+        reader's way to start at the last of them it needs instead of at a stream's start."""
+        found: dict[str, list[int]] = {s: [] for s in streams}
+        async with self._pool.connection() as conn:
+            rows = await (await conn.execute(SEQS_OF_SQL, (list(streams), of_type))).fetchall()
+        for stream, seq in rows:
+            found[stream].append(seq)
         return found
 
     async def _row(self, sql: str, params: tuple[Any, ...]) -> tuple[Any, ...]:

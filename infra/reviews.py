@@ -91,8 +91,18 @@ class Reviews:
             scored = {k: p for k, p in scored.items() if p not in done}
         if not scored:
             return
-        logs = await self._store.read_streams(sorted({s for s, _ in scored}), PLAYED_BY)
-        rows = [row for code, log in logs.items() for row in _reviewed(code, log, scored)]
+        codes = sorted({s for s, _ in scored})
+        # Each table's log is read from the end of the hand before its first to review: a
+        # game's later hands cost no more to review than its first.
+        ends = await self._store.seqs_of(codes, HAND_SCORED)
+        before = {c: ends[c].index(min(seq for s, seq in scored if s == c)) for c in codes}
+        after = {c: ends[c][n - 1] for c, n in before.items() if n > 0}
+        logs = await self._store.read_streams(codes, PLAYED_BY, after)
+        rows = [
+            row
+            for code, log in logs.items()
+            for row in _reviewed(code, log, scored, ends[code][before[code] :], before[code])
+        ]
         await conn.execute(hand_reviews.insert(), rows)
 
     @staticmethod
@@ -102,13 +112,17 @@ class Reviews:
 
 
 def _reviewed(
-    code: str, log: list[RecordedEvent], scored: dict[tuple[str, int], int]
+    code: str,
+    log: list[RecordedEvent],
+    scored: dict[tuple[str, int], int],
+    ends: list[int],
+    before: int,
 ) -> list[dict[str, Any]]:
     """The rows of table `code`'s hands that `scored` holds (their HandScored's seq, with its
-    position), reviewed from the table's cards played."""
+    position), reviewed from the table's cards played since the end of hand `before`; `ends`,
+    the seqs where the hands from the next one on end."""
     last = max(seq for s, seq in scored if s == code)
-    ends = [e.seq for e in log if e.type == HAND_SCORED]
-    hands = played_hands(to_event(e.type, e.data) for e in log if e.seq <= last)
+    hands = played_hands((to_event(e.type, e.data) for e in log if e.seq <= last), before + 1)
     return [
         {
             "code": code,

@@ -358,6 +358,20 @@ async def test_a_reader_may_leave_out_the_data_of_types_it_does_not_read(store: 
     assert [e.cursor for e in some] == [e.cursor for e in await store.read_all(START)]
 
 
+async def test_streams_read_together_each_start_where_the_reader_says(store: EventStore):
+    for stream in ("T1", "T2", "T3"):
+        await store.append(stream, 0, [noted(1), NewEvent("Kept", {"k": 1}), noted(2), noted(3)])
+
+    logs = await store.read_streams(["T1", "T2", "T3"], frozenset({"Noted"}), {"T1": 2, "T3": 0})
+
+    assert {s: [e.seq for e in log] for s, log in logs.items()} == {
+        "T1": [3, 4],
+        "T2": [1, 3, 4],
+        "T3": [1, 3, 4],
+    }
+    assert await store.seqs_of(["T1", "T2", "T9"], "Kept") == {"T1": [2], "T2": [2], "T9": []}
+
+
 async def test_a_rebuild_reads_the_log_once_for_every_follower_and_folds_what_they_would(
     store: EventStore, engine: AsyncEngine, monkeypatch
 ):

@@ -71,6 +71,32 @@ async def test_a_hand_has_no_review_until_it_is_scored(engine, store):
     assert len(await model.of("HALF", 99)) == len(scored)
 
 
+async def test_a_hand_reviewed_as_it_ends_reads_its_own_cards_not_the_games(
+    engine, store, monkeypatch
+):
+    """As the live worker does, woken after each hand: every review reads one hand of the
+    log, however late in the game, and numbers it from the hands before."""
+    events = games(1, seed=7)[0]
+    ends = [n + 1 for n, e in enumerate(events) if isinstance(e, ev.HandScored)]
+    assert len(ends) >= 4
+    read: list[int] = []
+    read_streams = store.read_streams
+
+    async def counted(*args, **kwargs):
+        logs = await read_streams(*args, **kwargs)
+        read.append(sum(map(len, logs.values())))
+        return logs
+
+    monkeypatch.setattr(store, "read_streams", counted)
+    model = Reviews(engine, store)
+    for start, end in zip([0, *ends], ends, strict=False):
+        await store.append("LIVE", start, [NewEvent(*to_record(e)) for e in events[start:end]])
+        await model.catch_up()
+    assert await model.of("LIVE", 99) == [review(h) for h in played_hands(events)]
+    # A hand's cards played, its tricks and its score: 26 events at most.
+    assert len(read) == len(ends) and max(read) <= 26
+
+
 async def test_a_long_history_is_reviewed_a_portion_at_a_time(engine, store):
     """As a worker's wake-up does it (`most`), so no message holds a worker for long: the
     first start after the migration finds every hand of the history waiting."""
