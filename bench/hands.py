@@ -17,21 +17,15 @@ import hashlib
 import json
 import math
 import multiprocessing
-import random
 import time
 
-from domain import apply, deciding, new_game, view
-from domain.bots import LEVELS, choose
-from services.bots.tournament import DEFAULT_SETTINGS
+from domain.bots import LEVELS
+from services.bots.tournament import play
 
 
 def hand(seed: str, levels: tuple[str, str, str, str]) -> int:
     """Team 0's points (negative if team 1 scored) in the first hand of a game from `seed`."""
-    state = new_game(seed, DEFAULT_SETTINGS)
-    rngs = [random.Random(f"{seed}:{n}") for n in range(4)]
-    while not state.history:
-        seat = deciding(state)[0].seat
-        state, _ = apply(state, choose(view(state, seat), levels[seat], rngs[seat]))
+    state, _ = play(seed, levels, hands=1)
     scored = state.history[0]
     return scored.points if scored.team == 0 else -scored.points
 

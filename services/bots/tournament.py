@@ -17,7 +17,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-from domain import apply, deciding, new_game, view
+from domain import State, apply, deciding, new_game, view
 from domain.bots import LEVELS, choose
 
 DEFAULT_SETTINGS = {"stick_dealer": "on", "alone": "on"}  # the table defaults; others off
@@ -87,17 +87,27 @@ def game_seed(seed: int, n: int) -> str:
     return hashlib.sha256(f"tournament:{seed}:{n}".encode()).hexdigest()
 
 
-def play_game(seed: str, levels: tuple[str, ...], settings: dict | None = None):
-    """One game to 10 with `levels[seat]` in each seat; (winning team, hands won by team,
-    points by team, decisions made)."""
+def play(
+    seed: str, levels: tuple[str, ...], settings: dict | None = None, hands: int | None = None
+) -> tuple[State, int]:
+    """The game from `seed` with `levels[seat]` in each seat, each seat's bot seeded from it
+    alone, played to its end or until `hands` hands are scored; the state then, and the
+    decisions made."""
     state = new_game(seed, settings if settings is not None else DEFAULT_SETTINGS)
     rngs = [random.Random(f"{seed}:{n}") for n in range(4)]
     decisions = 0
-    while state.status == "playing":
+    while state.status == "playing" and (hands is None or len(state.history) < hands):
         d = deciding(state)[0]
         move = choose(view(state, d.seat), levels[d.seat], rngs[d.seat])
         state, _ = apply(state, move)
         decisions += 1
+    return state, decisions
+
+
+def play_game(seed: str, levels: tuple[str, ...], settings: dict | None = None):
+    """One game to 10 with `levels[seat]` in each seat; (winning team, hands won by team,
+    points by team, decisions made)."""
+    state, decisions = play(seed, levels, settings)
     hands, points = [0, 0], [0, 0]
     for o in state.history:
         hands[o.team] += 1
