@@ -207,7 +207,9 @@ def next_hand(person: Person) -> None:
 
 def sheet_overflow(person: Person) -> list[str]:
     """What in the open result sheet reaches into the sheet's padding or past it, or the
-    sheet past the screen: nothing should need a sideways scroll, on a phone least of all."""
+    sheet past the screen, or its footer (sticky, so its buttons stay in reach) past the
+    sheet's bottom edge, where it is cut off: nothing should need a sideways scroll, on a
+    phone least of all."""
     return person.page.evaluate(
         """() => {
             const sheet = document.querySelector('.sheet');
@@ -218,6 +220,9 @@ def sheet_overflow(person: Person) -> list[str]:
             const out = [];
             if (box.left < 0 || box.right > innerWidth || box.top < 0 || box.bottom > innerHeight)
                 out.push(`the sheet: ${box.width}x${box.height} at ${box.left},${box.top}`);
+            const foot = sheet.querySelector('footer').getBoundingClientRect();
+            if (foot.bottom > box.bottom + 0.5)
+                out.push(`the footer reaches ${foot.bottom - box.bottom}px past the sheet`);
             const sideways = sheet.scrollWidth - sheet.clientWidth;
             if (sideways > 0) out.push(`the sheet scrolls sideways by ${sideways}px`);
             for (const e of sheet.querySelectorAll('*')) {
