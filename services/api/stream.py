@@ -81,11 +81,13 @@ class Watcher:
     """
 
     def __init__(self) -> None:
-        self.queue: asyncio.Queue[Item] = asyncio.Queue(BACKLOG)
+        self.queue: asyncio.Queue[Item | None] = asyncio.Queue(BACKLOG)
         self.resyncs = 0
+        self.quiet = False  # offered nothing since the feed's last nudge
 
     def offer(self, item: Item, newest: State | None = None) -> None:
         """`newest`: the table after `item`, where that is not `item` itself."""
+        self.quiet = False
         try:
             self.queue.put_nowait(item)
         except asyncio.QueueFull:
@@ -94,18 +96,22 @@ class Watcher:
             self.queue.put_nowait(item if newest is None else newest)
             self.resyncs += 1
 
-    async def next(self, within: float) -> Item | None:
-        """The next item, or None if none came within `within` seconds (a keep-alive is due).
+    def nudge(self) -> None:
+        """The feed's tick, every half keep-alive: a keep-alive (None) for a watcher offered
+        nothing since the last tick, so no stream goes a whole keep-alive without a word."""
+        if self.quiet and self.queue.empty():
+            self.queue.put_nowait(None)
+        self.quiet = True
 
-        It waits in the reader's own task. `asyncio.wait_for` would start a task for every
-        item, and with thousands of streams open, their tasks, contexts and futures were
-        most of what each young garbage collection walked (docs/scaling.md).
+    async def next(self) -> Item | None:
+        """The next item, or None where a keep-alive is due.
+
+        It waits in the reader's own task, with no timer of its own: `asyncio.wait_for`
+        started a task for every item, and `asyncio.timeout` a timer and a context, and with
+        thousands of streams open they were most of what each young garbage collection walked
+        (docs/scaling.md). The feed's one tick stands in for all its watchers' timers.
         """
-        try:
-            async with asyncio.timeout(within):
-                return await self.queue.get()
-        except TimeoutError:
-            return None
+        return await self.queue.get()
 
 
 class Feed:
@@ -124,7 +130,12 @@ class Feed:
         self.task: asyncio.Task[None] | None = None
         self._views: dict[int, dict[int | None, bytes]] = {}  # by seq, then seat
 
-    async def run(self, tables: Tables, doorbell: Doorbell, poll: float) -> None:
+    async def run(self, tables: Tables, doorbell: Doorbell, poll: float, keep_alive: float) -> None:
+        """Read the log at each ring, and every `poll` seconds in case one was lost; nudge
+        the watchers every half `keep_alive`."""
+        clock = asyncio.get_running_loop().time
+        tick = keep_alive / 2
+        nudge_at, poll_at = clock() + tick, clock() + poll
         async with doorbell.watch(self.code) as wake:
             read = True
             while True:
@@ -135,9 +146,19 @@ class Feed:
                     # A batch always ends at a stable state, so the last one is the table now.
                     self._show(shown(records, self.state))
                     tables.remember(self.state)
-                rung = await wake.wait(poll)
+                rung = await wake.wait(max(0.0, min(poll_at, nudge_at) - clock()))
+                now = clock()
+                if now >= nudge_at:
+                    for watcher in self.watchers:
+                        watcher.nudge()
+                    nudge_at = now + tick
                 # Rung for appends this process already handed over (`committed`): no read.
-                read = not rung or wake.announced is None or wake.announced > self.state.seq
+                if rung:
+                    read = wake.announced is None or wake.announced > self.state.seq
+                else:
+                    read = now >= poll_at  # not if only the tick woke it
+                if rung or read:
+                    poll_at = now + poll
 
     def committed(self, after: State, events: list[Event]) -> None:
         """This process appended `events`, ending at `after`: show them without a read, if
@@ -205,7 +226,9 @@ class Feeds:
             if feed is None:
                 feed = Feed(code, state)
                 self._feeds[code] = feed
-                feed.task = asyncio.create_task(feed.run(self._tables, self._doorbell, self._poll))
+                feed.task = asyncio.create_task(
+                    feed.run(self._tables, self._doorbell, self._poll, self.keep_alive)
+                )
         watcher = Watcher()
         feed.watchers.add(watcher)
         try:
@@ -264,7 +287,7 @@ async def _watch(
             yield _message(feed, item, player)
         seq = sent[-1].seq if sent else current.seq
         while True:
-            item = await watcher.next(services.feeds.keep_alive)
+            item = await watcher.next()
             if item is None:
                 yield KEEP_ALIVE_FRAME
                 continue
@@ -294,8 +317,8 @@ class StreamController(Controller):
         """`event: view` with `id: <seq>` at once and after every change, and `event: chat`
         or `event: reaction` for each line of talk (`seq`, `player`, `name`, `seat`, `text`
         or `emoji`, `at`); honours Last-Event-ID (everything after it is sent, talk too); a
-        comment every 15 s keeps it open. A viewer banned meanwhile gets `event: banned` and
-        the stream ends."""
+        comment keeps it open, so it never goes 15 s without a word. A viewer banned meanwhile
+        gets `event: banned` and the stream ends."""
         code = table_code(code)
         # 404, or 403 for who may not watch, before the stream opens; a person back from
         # away is back from here.

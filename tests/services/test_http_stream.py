@@ -165,17 +165,37 @@ def test_a_reader_that_falls_behind_is_resynced_to_the_newest_state():
     assert pending[-1] == stream.BACKLOG + 5 and watcher.resyncs == 1
 
 
-def test_a_watcher_waits_in_its_readers_own_task():
+def test_a_watcher_waits_in_its_readers_own_task_with_no_timer():
     async def wait() -> None:
-        watcher = stream.Watcher()
-        waiting = asyncio.ensure_future(watcher.next(5))
+        watchers = [stream.Watcher() for _ in range(100)]
+        waiting = [asyncio.ensure_future(w.next()) for w in watchers]
         await asyncio.sleep(0.01)
-        assert asyncio.all_tasks() == {asyncio.current_task(), waiting}
-        watcher.offer(State(seq=7))
-        assert (await waiting).seq == 7
-        assert await watcher.next(0.01) is None  # nothing came: time for a keep-alive
+        assert asyncio.all_tasks() == {asyncio.current_task(), *waiting}
+        # The event loop's timers (a private list: what `asyncio.timeout` would add to).
+        assert asyncio.get_running_loop()._scheduled == []  # type: ignore[attr-defined]
+        for w in watchers:
+            w.offer(State(seq=7))
+        assert {(await w).seq for w in waiting} == {7}
 
     asyncio.run(wait())
+
+
+def test_a_keep_alive_comes_at_the_second_nudge_with_nothing_offered_between():
+    quiet, busy = stream.Watcher(), stream.Watcher()
+    sent: list = []
+    for n in range(3):
+        busy.offer(State(seq=n + 1))
+        for w in (quiet, busy):
+            w.nudge()
+        sent.append([quiet.queue.get_nowait() for _ in range(quiet.queue.qsize())])
+    assert sent == [[], [None], [None]]  # none at the first nudge: it may be just after a word
+    assert [busy.queue.get_nowait().seq for _ in range(3)] == [1, 2, 3]
+    assert busy.queue.empty()
+    # A stalled reader's queue holds what it hasn't sent: no keep-alive joins it.
+    quiet.offer(State(seq=9))
+    quiet.nudge()
+    quiet.nudge()
+    assert quiet.queue.qsize() == 1
 
 
 def test_a_feed_keeps_the_views_of_the_states_it_remembers_and_no_more(monkeypatch):
