@@ -11,6 +11,7 @@ keeps separate deployments (or tests) on one server apart; on RabbitMQ the URL's
 from __future__ import annotations
 
 import asyncio
+import time
 from urllib.parse import urlsplit
 
 import dramatiq
@@ -61,10 +62,16 @@ async def amqp_answers(url: str, timeout: float = 2.0) -> None:
 
 
 def send_bot_turn(broker: dramatiq.Broker, code: str, key: str, delay_seconds: float) -> None:
+    """A bot's turn, due `delay_seconds` from now (by this machine's clock, as Dramatiq's own
+    delays are). It goes on the ready queue at once and carries when it is due; the worker that
+    takes it waits out the rest. Dramatiq's delay would send it through a second queue, with
+    three more round trips to the broker and a poll's wait: half of a worker's time at 150
+    tables went on that machinery (docs/scaling.md)."""
+    due = time.time() + delay_seconds
     message = dramatiq.Message(
-        queue_name=BOT_QUEUE, actor_name=BOT_TURN, args=(code, key), kwargs={}, options={}
+        queue_name=BOT_QUEUE, actor_name=BOT_TURN, args=(code, key, due), kwargs={}, options={}
     )
-    broker.enqueue(message, delay=int(delay_seconds * 1000) or None)
+    broker.enqueue(message)
 
 
 def send_wake_up(broker: dramatiq.Broker, actor: str, queue: str) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+import time
 
 import dramatiq
 
@@ -44,8 +45,7 @@ log = logging.getLogger(__name__)
 
 TURN_TIMEOUT = 60.0
 # How long an idle consumer waits before it looks at its queue again (on Redis, which has no
-# push, each look is a fetch). A turn's message is due after its think time and crosses two
-# queues (delayed, then ready); Dramatiq's 100 ms made bots late by up to 13% of a card's
+# push, each look is a fetch). Dramatiq's 100 ms made bots late by up to 13% of a card's
 # think at p95 on an idle server.
 WAKE_MS = 20
 # The read models' wake-ups wait for nobody's turn: their queues are looked at less often, by
@@ -117,6 +117,7 @@ class BotRuntime:
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="bots", daemon=True)
         self._workers: list[dramatiq.Worker] = []
+        self._waiting: set[asyncio.Task[None]] = set()  # turns waiting out their think time
         self._sweeper: asyncio.Task | None = None
         self.tables: Tables | None = None
 
@@ -135,9 +136,33 @@ class BotRuntime:
             redis = keyvalue.connect(self._presence_url)
             self._presence = Presence(redis, namespace(self.database_url))
 
-    def _bot_turn(self, code: str, key: str) -> None:
-        outcome = self._on_loop(play_turn(self.tables, code, key, self.scale))
-        log.debug("bot turn %s at %s: %s", key, code, outcome)
+    def _bot_turn(self, code: str, key: str, due: float | None = None) -> None:
+        """A turn due now is played on this message's thread, with Dramatiq's retries if it
+        fails. One due later waits on the event loop, not on the thread, and the message is
+        done: a worker that stops meanwhile loses it, and the sweeper sends it again once it
+        is overdue, as for any turn lost."""
+        wait = 0.0 if due is None else due - time.time()
+        if wait <= 0:
+            outcome = self._on_loop(play_turn(self.tables, code, key, self.scale))
+            log.debug("bot turn %s at %s: %s", key, code, outcome)
+        else:
+            self._loop.call_soon_threadsafe(self._wait_for_turn, wait, code, key)
+
+    def _wait_for_turn(self, wait: float, code: str, key: str) -> None:
+        task = self._loop.create_task(self._turn_after(wait, code, key))
+        self._waiting.add(task)
+        task.add_done_callback(self._waiting.discard)
+
+    async def _turn_after(self, wait: float, code: str, key: str) -> None:
+        await asyncio.sleep(wait)
+        try:
+            outcome = await play_turn(self.tables, code, key, self.scale)
+        except Exception:
+            # Back through the broker as a turn due now, to be played with its retries.
+            log.exception("bot turn %s at %s failed; sending it again", key, code)
+            await asyncio.to_thread(self.send, code, key, 0.0)
+        else:
+            log.debug("bot turn %s at %s: %s", key, code, outcome)
 
     def _rate_games(self) -> None:
         rated = self._on_loop(self.ratings.catch_up())
@@ -217,6 +242,10 @@ class BotRuntime:
     def stop(self) -> None:
         for worker in self._workers:
             worker.stop(timeout=10_000)
+        if self._thread.is_alive():
+            # Turns still waiting are dropped, as a stopped worker's are: the sweeper resends.
+            for task in list(self._waiting):
+                self._on_loop(self._end(task), timeout=10)
         self.scheduler.close()  # before the loop stops: its turns go out on the broker first
         if self._thread.is_alive():
             if self._sweeper is not None:

@@ -110,6 +110,26 @@ async def test_the_same_message_twice_appends_one_move(database_url, broker_url,
     assert await each_decision_answered_once(store, "TWICE") == 3  # three bids, once each
 
 
+async def test_a_turn_sent_with_a_delay_is_played_once_it_is_due_and_not_before(
+    database_url, broker_url, namespace, store
+):
+    """The worker takes the message at once and waits out the delay itself."""
+    host = first_dealer(SEED)
+    quiet = Tables(store)
+    await open_table(quiet, "LATER", host_seat=host)
+    before = await quiet.load("LATER")
+    with BotRuntime(database_url, broker_url, 0.0, namespace=namespace, sweep=False) as bots:
+        sent = time.monotonic()
+        bots.send("LATER", deciding(before)[0].key, 1.0)
+        await asyncio.sleep(0.7)
+        assert (await quiet.load("LATER")).seq == before.seq, "played before it was due"
+        while (await quiet.load("LATER")).seq == before.seq:
+            assert time.monotonic() - sent < 10, "never played"
+            await asyncio.sleep(0.02)
+        assert time.monotonic() - sent >= 1.0
+    assert await each_decision_answered_once(store, "LATER") >= 1
+
+
 async def test_a_broker_that_lost_its_messages_doesnt_stall_the_game(
     database_url, broker_url, namespace, store
 ):
