@@ -233,6 +233,14 @@ class BotRuntime:
     async def _begin(work) -> asyncio.Task:
         return asyncio.create_task(work)
 
+    async def _drop_waiting(self) -> None:
+        """Turns still waiting out their think time go, as a stopped worker's would: the
+        sweeper sends them again. On the loop, whose callbacks are all that change the set."""
+        waiting = list(self._waiting)
+        for task in waiting:
+            task.cancel()
+        await asyncio.gather(*waiting, return_exceptions=True)
+
     @staticmethod
     async def _end(task: asyncio.Task) -> None:
         """Cancel `task` and wait till it has let go of its connections, before they close."""
@@ -243,9 +251,7 @@ class BotRuntime:
         for worker in self._workers:
             worker.stop(timeout=10_000)
         if self._thread.is_alive():
-            # Turns still waiting are dropped, as a stopped worker's are: the sweeper resends.
-            for task in list(self._waiting):
-                self._on_loop(self._end(task), timeout=10)
+            self._on_loop(self._drop_waiting(), timeout=10)
         self.scheduler.close()  # before the loop stops: its turns go out on the broker first
         if self._thread.is_alive():
             if self._sweeper is not None:

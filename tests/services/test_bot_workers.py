@@ -130,6 +130,29 @@ async def test_a_turn_sent_with_a_delay_is_played_once_it_is_due_and_not_before(
     assert await each_decision_answered_once(store, "LATER") >= 1
 
 
+async def test_a_turn_waiting_in_a_worker_that_stops_is_played_after_all(
+    database_url, broker_url, namespace, store
+):
+    """A worker stops with a turn taken but not yet due: the turn goes with it, the worker
+    doesn't wait for it, and the sweeper of the next worker sends it again."""
+    host = first_dealer(SEED)
+    quiet = Tables(store)
+    await open_table(quiet, "DROP", host_seat=host)
+    before = await quiet.load("DROP")
+    with BotRuntime(database_url, broker_url, 0.0, namespace=namespace, sweep=False) as bots:
+        bots.send("DROP", deciding(before)[0].key, 60.0)
+        await asyncio.sleep(0.5)  # taken, and waiting out its minute
+        stopping = time.monotonic()
+    assert time.monotonic() - stopping < 10
+    assert (await quiet.load("DROP")).seq == before.seq
+    with BotRuntime(database_url, broker_url, 0.0, namespace=namespace, grace=0.5):
+        deadline = time.monotonic() + 30
+        while (await quiet.load("DROP")).seq == before.seq:
+            assert time.monotonic() < deadline, "the dropped turn was never played"
+            await asyncio.sleep(0.05)
+    assert await each_decision_answered_once(store, "DROP") >= 1
+
+
 async def test_a_broker_that_lost_its_messages_doesnt_stall_the_game(
     database_url, broker_url, namespace, store
 ):
