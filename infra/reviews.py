@@ -91,17 +91,22 @@ class Reviews:
             scored = {k: p for k, p in scored.items() if p not in done}
         if not scored:
             return
-        codes = sorted({s for s, _ in scored})
+        by_table: dict[str, dict[int, int]] = {}
+        for (code, seq), position in sorted(scored.items()):
+            by_table.setdefault(code, {})[seq] = position
+        codes = list(by_table)
         # Each table's log is read from the end of the hand before its first to review: a
         # game's later hands cost no more to review than its first.
         ends = await self._store.seqs_of(codes, HAND_SCORED)
-        before = {c: ends[c].index(min(seq for s, seq in scored if s == c)) for c in codes}
+        before = {c: ends[c].index(next(iter(by_table[c]))) for c in codes}
         after = {c: ends[c][n - 1] for c, n in before.items() if n > 0}
         logs = await self._store.read_streams(codes, PLAYED_BY, after)
         rows = [
             row
             for code, log in logs.items()
-            for row in _reviewed(code, log, scored, ends[code][before[code] :], before[code])
+            for row in _reviewed(
+                code, log, by_table[code], ends[code][before[code] :], before[code]
+            )
         ]
         await conn.execute(hand_reviews.insert(), rows)
 
@@ -114,22 +119,22 @@ class Reviews:
 def _reviewed(
     code: str,
     log: list[RecordedEvent],
-    scored: dict[tuple[str, int], int],
+    scored: dict[int, int],
     ends: list[int],
     before: int,
 ) -> list[dict[str, Any]]:
-    """The rows of table `code`'s hands that `scored` holds (their HandScored's seq, with its
-    position), reviewed from the table's cards played since the end of hand `before`; `ends`,
-    the seqs where the hands from the next one on end."""
-    last = max(seq for s, seq in scored if s == code)
+    """The rows of table `code`'s hands that `scored` holds (their HandScored's seq, in order,
+    with its position), reviewed from the table's cards played since the end of hand `before`;
+    `ends`, the seqs where the hands from the next one on end."""
+    last = next(reversed(scored))
     hands = played_hands((to_event(e.type, e.data) for e in log if e.seq <= last), before + 1)
     return [
         {
             "code": code,
             "hand_no": hand.hand_no,
-            "position": scored[code, seq],
+            "position": scored[seq],
             "review": msgspec.to_builtins(review(hand)),
         }
         for seq, hand in zip(ends, hands, strict=False)
-        if (code, seq) in scored
+        if seq in scored
     ]

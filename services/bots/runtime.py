@@ -236,10 +236,7 @@ class BotRuntime:
     async def _drop_waiting(self) -> None:
         """Turns still waiting out their think time go, as a stopped worker's would: the
         sweeper sends them again. On the loop, whose callbacks are all that change the set."""
-        waiting = list(self._waiting)
-        for task in waiting:
-            task.cancel()
-        await asyncio.gather(*waiting, return_exceptions=True)
+        await asyncio.gather(*map(self._end, list(self._waiting)))
 
     @staticmethod
     async def _end(task: asyncio.Task) -> None:
