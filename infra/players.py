@@ -67,13 +67,15 @@ KNOWN_TOKENS = 100_000
 KNOWN_FOR = 30.0  # seconds a token found is trusted without asking the database again
 # One hash at a time per four cores keeps the CPU for everything else.
 HASH_PROCESSES = max(1, (os.cpu_count() or 1) // 4)
-HASH_NICENESS = 19
+# Niceness 10 weighs a tenth of a normal process: a sign-in on a saturated box is slower but
+# sure, where the lowest priorities wait out any busy spell (figures in docs/operations.md).
+HASH_NICENESS = 10
 
 
 def _hashing_process(parent: int) -> None:
-    """A hashing process gets only the CPU nothing else wants (SCHED_IDLE, or the lowest nice
-    where that is refused), and ends when the process that started it is gone, however that
-    one ended.
+    """A hashing process yields the CPU to everything else but is never starved of it (the
+    niceness above), and ends when the process that started it is gone, however that one
+    ended.
 
     A process of its own, not a thread: a low-priority thread would hold the GIL when it hands
     its result back, and the event loop would wait for a thread the scheduler is in no hurry
@@ -84,8 +86,6 @@ def _hashing_process(parent: int) -> None:
     threading.Thread(target=_exit_when_orphaned, args=(parent,), daemon=True).start()
     with contextlib.suppress(AttributeError, OSError):
         os.nice(HASH_NICENESS)
-    with contextlib.suppress(AttributeError, OSError):
-        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
 
 
 def _exit_when_orphaned(parent: int) -> None:
