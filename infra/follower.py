@@ -98,25 +98,33 @@ class Follower:
         """
         total = 0
         deadline = time.monotonic() + patience
+        limit = batch or self._batch
         async with self._lock:
             while True:
                 async with self._engine.begin() as conn:
                     await self._lock_rows(conn)
-                    after = await checkpoint(conn, self.name)
-                    records = await self._store.read_all(
-                        after, batch or self._batch, self._data_of, self._of_type
-                    )
+                    # The advisory lock already keeps every other copy out, so the checkpoint
+                    # is read without a row lock: a row lock takes a transaction id, which holds
+                    # the horizon back for every follower while `apply` works (seconds, for a
+                    # portion of hands to review), and makes a wake-up that finds nothing new
+                    # a commit the server writes to disk.
+                    after = await checkpoint(conn, self.name, lock=False)
+                    records = await self._store.read_all(after, limit, self._data_of, self._of_type)
                     if records:
                         await self._apply(conn, records)
-                        await save_checkpoint(conn, self.name, records[-1].cursor)
+                        after = records[-1].cursor
+                        await save_checkpoint(conn, self.name, after)
                 if records:
                     total += len(records)
                     if progress is not None:
                         progress(len(records))
                     if most is not None and total >= most:
                         return total
-                    continue
-                # Outside the transaction above: it would hold the horizon back itself.
+                    if len(records) == limit:
+                        continue
+                # A short batch (or none) read everything the horizon let through: only held
+                # back events can be left, which the check below finds without a transaction
+                # of its own. Outside the transaction above: it would hold the horizon back.
                 if time.monotonic() >= deadline or not await self._store.held_back(
                     after, self._of_type
                 ):

@@ -8,7 +8,7 @@ from datetime import datetime
 
 import psycopg
 import pytest
-from sqlalchemy import text
+from sqlalchemy import event, text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from domain.chain import canonical
@@ -343,6 +343,63 @@ async def test_a_follower_waits_a_moment_for_events_held_back_by_an_older_transa
         await older.commit()
         assert await waiting == 1
     assert [e.data for e in folded] == [{"n": 1}]
+
+
+async def test_a_follower_folds_a_short_batch_in_one_transaction(
+    store: EventStore, engine: AsyncEngine
+):
+    """A worker's follower is woken for every hand scored: a batch shorter than it asked for
+    is all the horizon let through, so no empty transaction follows to make sure."""
+    folded: list = []
+
+    async def apply(conn, records) -> None:
+        folded.extend(records)
+
+    async def clear(conn) -> None:
+        folded.clear()
+
+    commits: list = []
+    event.listen(engine.sync_engine, "commit", commits.append)
+    follower = Follower("test", engine, store, apply, clear, batch=2)
+    await store.append("T1", 0, [noted(1), noted(2), noted(3)])
+    assert await follower.catch_up() == 3
+    assert len(commits) == 2  # a full batch, then the short one
+
+    commits.clear()
+    await store.append("T1", 3, [noted(4)])
+    assert await follower.catch_up() == 1
+    assert await follower.catch_up() == 0
+    assert len(commits) == 2  # one each
+    assert [e.data["n"] for e in folded] == [1, 2, 3, 4]
+
+
+async def test_a_follower_at_work_holds_no_other_follower_back(
+    store: EventStore, engine: AsyncEngine
+):
+    """Its transaction takes an id only once it writes: reviewing a portion of hands takes
+    seconds, and what commits meanwhile must not wait behind it for every other follower."""
+    working, release = asyncio.Event(), asyncio.Event()
+
+    async def slow(conn, records) -> None:
+        working.set()
+        await release.wait()
+
+    seen: list = []
+
+    async def quick(conn, records) -> None:
+        seen.extend(records)
+
+    async def clear(conn) -> None:
+        pass
+
+    await store.append("T1", 0, [noted(1)])
+    slowly = asyncio.create_task(Follower("slow", engine, store, slow, clear).catch_up())
+    await working.wait()
+    await store.append("T2", 0, [noted(2)])
+    assert await Follower("quick", engine, store, quick, clear).catch_up(patience=0) == 2
+    release.set()
+    assert await slowly == 2
+    assert [e.stream for e in seen] == ["T1", "T2"]
 
 
 @BOTH
