@@ -15,6 +15,7 @@ table in a migration, and the next rebuild (or the live follower) reviews them a
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import msgspec
@@ -101,14 +102,19 @@ class Reviews:
         before = {c: ends[c].index(next(iter(by_table[c]))) for c in codes}
         after = {c: ends[c][n - 1] for c, n in before.items() if n > 0}
         logs = await self._store.read_streams(codes, PLAYED_BY, after)
-        rows = [
-            row
-            for code, log in logs.items()
-            for row in _reviewed(
-                code, log, by_table[code], ends[code][before[code] :], before[code]
-            )
-        ]
-        await conn.execute(hand_reviews.insert(), rows)
+
+        def rows() -> list[dict[str, Any]]:
+            return [
+                row
+                for code, log in logs.items()
+                for row in _reviewed(
+                    code, log, by_table[code], ends[code][before[code] :], before[code]
+                )
+            ]
+
+        # Solving takes milliseconds a hand: on a thread, so the event loop's other work (a
+        # worker's bot turns and ratings) goes on between the solver's slices of the GIL.
+        await conn.execute(hand_reviews.insert(), await asyncio.to_thread(rows))
 
     @staticmethod
     async def _keep(conn: AsyncConnection) -> None:

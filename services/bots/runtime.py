@@ -64,7 +64,7 @@ class BotSends:
     def __init__(self, broker_url: str, scale: float = 1.0, namespace: str = "euchre") -> None:
         self.broker = make_broker(broker_url, namespace)
         wakes = {GameWon: self.wake_ratings, HandScored: self.wake_reviews}
-        self.scheduler = Scheduler(self.send, scale, wakes)
+        self.scheduler = Scheduler(self.send, scale, wakes, gathered={HandScored})
 
     def send(self, code: str, key: str, delay: float) -> None:
         send_bot_turn(self.broker, code, key, delay)
@@ -196,10 +196,13 @@ class BotRuntime:
                 worker_threads=self._threads,
                 worker_timeout=WAKE_MS,
             ),
+            # Two threads: a wake-up of the reviews may take seconds (a portion of a long
+            # history), and a game won's rating doesn't wait behind it; a second wake-up of a
+            # follower already busy returns at once.
             dramatiq.Worker(
                 self.broker,
                 queues={RATINGS_QUEUE, REVIEWS_QUEUE},
-                worker_threads=1,
+                worker_threads=2,
                 worker_timeout=READ_MODELS_WAKE_MS,
             ),
         ]

@@ -11,8 +11,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from concurrent.futures import ThreadPoolExecutor
 
 from domain import deciding, fallback, legal, view
@@ -28,11 +29,16 @@ log = logging.getLogger(__name__)
 
 Send = Callable[[str, str, float], None]  # (table code, decision key, delay in seconds)
 Wake = Callable[[], None]
+# How long a gathered wake-up waits for the commits after the one that asked for it. Flat out,
+# a hand is scored about every 40 ms: a wake-up each cost the API a send, and the worker a
+# message and a follower's transaction for one hand (docs/scaling.md). Games won are ten times
+# rarer, and a person waits for the rating: those wake at once.
+WAKE_GATHER = 0.25
 
 
 class Scheduler:
     """Runs after every commit (API or worker): sends each bot decision now pending, and
-    wakes the ratings once a game is won and the reviews once a hand is scored.
+    wakes the ratings once a game is won and the reviews a moment after a hand is scored.
 
     The send is a blocking client call (redis-py, pika), and the hook runs on the event loop
     under the table's lock, so it happens on a thread of its own: a slow broker delays bot
@@ -42,20 +48,33 @@ class Scheduler:
     """
 
     def __init__(
-        self, send: Send, scale: float, wakes: Mapping[type[Event], Wake] | None = None
+        self,
+        send: Send,
+        scale: float,
+        wakes: Mapping[type[Event], Wake] | None = None,
+        gathered: Collection[type[Event]] = (),
     ) -> None:
         """`wakes`: for each kind of event a read model's worker follows (GameWon for the
-        ratings, HandScored for the reviews), how to wake it once one commits."""
+        ratings, HandScored for the reviews), how to wake it once one commits; the kinds
+        `gathered` wake it WAKE_GATHER later, for all the commits of that moment at once."""
         self._send = send
         self._scale = scale
         self._wakes = dict(wakes or {})
+        self._gathered = frozenset(gathered)
         self._sender = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bot-sends")
+        # The kinds whose wake-up is gathering; the lock is for close(), on another thread.
+        self._gathering: set[type[Event]] = set()
+        self._lock = threading.Lock()
 
     async def __call__(self, state: State, events: list[Event]) -> None:
         if beside_the_game(events):
             return
         for kind, wake in self._wakes.items():
-            if any(isinstance(e, kind) for e in events):
+            if not any(isinstance(e, kind) for e in events):
+                continue
+            if kind in self._gathered:
+                self._gather(kind)
+            else:
                 self._sender.submit(self._wake, wake)
         turns = [
             (
@@ -75,6 +94,22 @@ class Scheduler:
             except Exception:  # the sweeper re-sends what is lost
                 log.exception("could not send the bot turn %s of %s", key, code)
 
+    def _gather(self, kind: type[Event]) -> None:
+        """Wake `kind`'s worker WAKE_GATHER from now, unless a wake-up is gathering already:
+        its follower reads everything committed since its checkpoint, so one wake-up sent
+        after the commits it gathered serves them all."""
+        with self._lock:
+            if kind in self._gathering:
+                return
+            self._gathering.add(kind)
+        asyncio.get_running_loop().call_later(WAKE_GATHER, self._wake_now, kind)
+
+    def _wake_now(self, kind: type[Event]) -> None:
+        with self._lock:
+            if kind in self._gathering:  # else close() sent it
+                self._gathering.discard(kind)
+                self._sender.submit(self._wake, self._wakes[kind])
+
     @staticmethod
     def _wake(wake: Wake) -> None:
         try:
@@ -83,7 +118,12 @@ class Scheduler:
             log.exception("could not wake a read model's worker")
 
     def close(self) -> None:
-        """Send what is queued, then stop the sending thread."""
+        """Send what is queued and every wake-up still gathering, then stop the sending
+        thread."""
+        with self._lock:
+            for kind in self._gathering:
+                self._sender.submit(self._wake, self._wakes[kind])
+            self._gathering.clear()
         self._sender.shutdown(wait=True)
 
 

@@ -3,6 +3,8 @@ in-memory event store: what they decide and append, without a server."""
 
 from __future__ import annotations
 
+import time
+
 import anyio
 import pytest
 
@@ -14,7 +16,7 @@ from domain.errors import IllegalMove, NotAllowed
 from domain.state import State
 from infra.memory_store import MemoryEventStore
 from services.bots.pacing import search_seconds
-from services.bots.turns import Scheduler, play_turn
+from services.bots.turns import WAKE_GATHER, Scheduler, play_turn
 from services.use_cases import NoSuchTable, Stale, Tables
 
 pytestmark = pytest.mark.anyio
@@ -271,3 +273,30 @@ async def test_a_searching_bot_moves_when_its_think_time_is_up_not_before() -> N
     for seat, share in ((state.turn, 0.1), (3, 0.0)):  # the hard bot in seat 3 doesn't search
         decision = Decision(seat=seat, kind="bid", key=key)
         assert search_seconds(state, decision, 0.2) == pytest.approx(share)
+
+
+async def test_a_read_models_wake_up_gathers_the_commits_of_a_moment() -> None:
+    """Its follower reads everything since its checkpoint, so one wake-up, sent after the
+    commits it gathered, serves them all; one still gathering goes out when the process stops."""
+    store = MemoryEventStore()
+    state = await open_table(Tables(store))
+    first = (await logged(store, "ABCD"))[0]
+    woken: list[float] = []
+    kind = type(first)
+    scheduler = Scheduler(
+        lambda *turn: None,
+        scale=0,
+        wakes={kind: lambda: woken.append(time.monotonic())},
+        gathered={kind},
+    )
+    committed = time.monotonic()
+    await scheduler(state, [first])
+    while not woken:
+        assert time.monotonic() < committed + 10, "the wake-up never went"
+        await anyio.sleep(0.01)
+    assert woken[0] - committed >= WAKE_GATHER
+
+    for _ in range(5):
+        await scheduler(state, [first])
+    scheduler.close()
+    assert len(woken) == 2
