@@ -518,24 +518,15 @@ def _indexed(of_type: str) -> str:
     return of_type
 
 
-async def checkpoint(conn: AsyncConnection, name: str, lock: bool = True) -> Cursor:
-    """Where follower `name` got to (START before it starts), locked till the caller's
-    transaction ends unless `lock` is False (a look that waits for nobody).
+async def checkpoint(conn: AsyncConnection, name: str) -> Cursor:
+    """Where follower `name` got to (START before it starts).
 
-    Read it in the transaction that writes the read model's rows and saves the new checkpoint:
-    rows and checkpoint then commit together, and a second copy of the follower waits here and
-    continues from where the first left off instead of applying the same events again.
+    A plain read, which takes no transaction id: a follower reads it under its advisory lock,
+    which already keeps every other copy of it waiting, in the transaction that then writes
+    the read model's rows and the new checkpoint together.
     """
-    if lock:
-        await conn.execute(
-            text(
-                "INSERT INTO checkpoints (name, position) VALUES (:name, 0) ON CONFLICT DO NOTHING"
-            ),
-            {"name": name},
-        )
     query = text(
-        "SELECT CAST(CAST(xid AS text) AS bigint) xid, position FROM checkpoints "
-        f"WHERE name = :name{' FOR UPDATE' if lock else ''}"
+        "SELECT CAST(CAST(xid AS text) AS bigint) xid, position FROM checkpoints WHERE name = :name"
     )
     row = (await conn.execute(query, {"name": name})).first()
     return START if row is None else Cursor(row.xid, row.position)

@@ -103,12 +103,12 @@ class Follower:
             while True:
                 async with self._engine.begin() as conn:
                     await self._lock_rows(conn)
-                    # The advisory lock already keeps every other copy out, so the checkpoint
-                    # is read without a row lock: a row lock takes a transaction id, which holds
-                    # the horizon back for every follower while `apply` works (seconds, for a
-                    # portion of hands to review), and makes a wake-up that finds nothing new
-                    # a commit the server writes to disk.
-                    after = await checkpoint(conn, self.name, lock=False)
+                    # The advisory lock keeps every other copy out, so nothing here takes a
+                    # transaction id before `apply` writes: an id would hold the horizon back
+                    # for every follower while `apply` works (seconds, for a portion of hands
+                    # to review), and make a wake-up that finds nothing new a commit written
+                    # to disk.
+                    after = await checkpoint(conn, self.name)
                     records = await self._store.read_all(after, limit, self._data_of, self._of_type)
                     if records:
                         await self._apply(conn, records)
@@ -139,7 +139,7 @@ class Follower:
     async def behind(self) -> bool:
         """Whether the log holds events this follower hasn't applied yet."""
         async with self._engine.connect() as conn:
-            after = await checkpoint(conn, self.name, lock=False)
+            after = await checkpoint(conn, self.name)
         return await self._store.held_back(after, self._of_type)
 
     async def _lock_rows(self, conn: AsyncConnection) -> None:

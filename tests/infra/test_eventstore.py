@@ -299,21 +299,6 @@ async def test_a_checkpoint_moves_only_with_the_callers_transaction(engine: Asyn
         assert await checkpoint(conn, "lobby") == Cursor(4, 9)
 
 
-async def test_a_second_copy_of_a_follower_waits_and_continues_where_the_first_stopped(
-    engine: AsyncEngine,
-):
-    async with engine.connect() as first, engine.connect() as second:
-        assert await checkpoint(first, "stats") == START
-        waiting = asyncio.create_task(checkpoint(second, "stats"))
-        await asyncio.sleep(0.2)
-        assert not waiting.done()
-
-        await save_checkpoint(first, "stats", Cursor(2, 5))
-        await first.commit()
-
-        assert await waiting == Cursor(2, 5)
-
-
 def test_a_unix_socket_url_keeps_its_socket_directory():
     url = driver_url("postgresql://euchre@/euchre?host=/run/postgresql")
 
@@ -371,6 +356,42 @@ async def test_a_follower_folds_a_short_batch_in_one_transaction(
     assert await follower.catch_up() == 0
     assert len(commits) == 2  # one each
     assert [e.data["n"] for e in folded] == [1, 2, 3, 4]
+
+
+async def test_a_second_copy_of_a_follower_waits_and_continues_where_the_first_stopped(
+    store: EventStore, engine: AsyncEngine
+):
+    """Two processes running the same read model: the second waits while the first folds, then
+    starts from the first's checkpoint instead of applying the same events again."""
+    working, release = asyncio.Event(), asyncio.Event()
+    folded: list = []
+
+    async def first_apply(conn, records) -> None:
+        working.set()
+        await release.wait()
+        folded.extend(records)
+
+    async def second_apply(conn, records) -> None:
+        folded.extend(records)
+
+    async def clear(conn) -> None:
+        folded.clear()
+
+    await store.append("T1", 0, [noted(1), noted(2)])
+    first = asyncio.create_task(Follower("stats", engine, store, first_apply, clear).catch_up())
+    await working.wait()
+    second = asyncio.create_task(
+        Follower("stats", engine, store, second_apply, clear).catch_up(patience=0)
+    )
+    await asyncio.sleep(0.2)
+    assert not second.done()
+
+    release.set()
+    assert await first == 2
+    assert await second == 0
+    await store.append("T1", 2, [noted(3)])
+    assert await Follower("stats", engine, store, second_apply, clear).catch_up() == 1
+    assert [e.data["n"] for e in folded] == [1, 2, 3]
 
 
 async def test_a_follower_at_work_holds_no_other_follower_back(
