@@ -1,8 +1,9 @@
-"""The doorbell: one LISTEN connection that wakes whoever watches a stream when it grows."""
+"""The doorbell: one LISTEN connection that wakes whoever watches a stream when it grows, and
+hands on the process's other notices (a token revoked, say)."""
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager, suppress
 from types import TracebackType
 
@@ -46,17 +47,26 @@ class Wake:
         return True
 
 
+Notice = Callable[[str | None], None]
+
+
 class Doorbell:
     """Shares one database connection among every watcher in the process.
 
     Each browser watching a table and each waiting bot would otherwise hold a connection of its
     own. Use it as `async with Doorbell(engine) as doorbell:`; entering fails fast if the
     database is unreachable, and afterwards a dropped connection is re-opened in the background.
+
+    `notices`: a callable for each further channel, given each notification's payload, and None
+    after a reconnect, since whatever was sent while the connection was down is lost.
     """
 
-    def __init__(self, engine: AsyncEngine, retry_delay: float = 1.0) -> None:
+    def __init__(
+        self, engine: AsyncEngine, retry_delay: float = 1.0, notices: Mapping[str, Notice] = {}
+    ) -> None:
         self._connect_args = engine.dialect.create_connect_args(engine.url)
         self._retry_delay = retry_delay
+        self._notices = dict(notices)
         self._watchers: dict[str | None, set[Wake]] = {}
         self._task: asyncio.Task[None] | None = None
 
@@ -95,13 +105,16 @@ class Doorbell:
     async def _connect(self) -> psycopg.AsyncConnection:
         args, kwargs = self._connect_args
         conn = await psycopg.AsyncConnection.connect(*args, autocommit=True, **kwargs)
-        await conn.execute(f"LISTEN {CHANNEL}")
+        await conn.execute("; ".join(f"LISTEN {channel}" for channel in [CHANNEL, *self._notices]))
         return conn
 
     async def _listen(self, conn: psycopg.AsyncConnection) -> None:
         while True:
             try:
                 async for note in conn.notifies():
+                    if note.channel != CHANNEL:
+                        self._notices[note.channel](note.payload)
+                        continue
                     stream, _, seq = note.payload.rpartition(":")
                     self._ring(stream, int(seq) if seq.isdigit() else None)
             except psycopg.OperationalError as error:
@@ -110,6 +123,8 @@ class Doorbell:
                 await conn.close()
             conn = await self._reconnect()
             # Rings sent while the connection was down are lost: everyone reads again.
+            for notice in self._notices.values():
+                notice(None)
             for watchers in self._watchers.values():
                 for wake in watchers:
                     wake.ring()

@@ -64,7 +64,12 @@ tokens = Table(
 # take every core at once, and whatever else runs then waits (bench/auth.py measures it).
 _hasher = PasswordHasher(parallelism=1)
 KNOWN_TOKENS = 100_000
-KNOWN_FOR = 30.0  # seconds a token found is trusted without asking the database again
+# Seconds a token found is trusted without asking the database again. A token's player never
+# changes, and a sign-out anywhere reaches every API process at once (REVOKED, through each
+# one's doorbell), so this only bounds a token deleted by hand. At 30 s, 2,500 people's tokens
+# were looked up again 80 times a second at 500 tables, in waves (docs/scaling.md).
+KNOWN_FOR = 600.0
+REVOKED = "euchre_tokens_revoked"  # the channel a sign-out notifies, with the token's hash
 # One hash at a time per four cores keeps the CPU for everything else.
 HASH_PROCESSES = max(1, (os.cpu_count() or 1) // 4)
 # Niceness 10 weighs a tenth of a normal process: a sign-in on a saturated box is slower but
@@ -188,8 +193,8 @@ class Players:
         return Player(id=row.id, name=row.name, registered=True), token
 
     async def by_token(self, token: str) -> Player | None:
-        """A found token is remembered for a little while: most requests then need no query,
-        and a token revoked by another process stops working here within KNOWN_FOR seconds."""
+        """A found token is remembered for KNOWN_FOR seconds, or until it is revoked
+        (`forget`): most requests then need no query."""
         digest = _token_hash(token)
         known = self._known.get(digest)
         if known is not None and time.monotonic() < known[1]:
@@ -211,11 +216,21 @@ class Players:
         return player
 
     async def revoke(self, token: str) -> None:
-        """Sign out: the token stops working at once here, and everywhere once forgotten."""
+        """Sign out: the token stops working at once here, and in every process that hears
+        REVOKED (sent as the deletion commits) as soon as it does."""
         digest = _token_hash(token)
         self._known.pop(digest, None)
         async with self._engine.begin() as conn:
             await conn.execute(delete(tokens).where(tokens.c.token_hash == digest))
+            await conn.execute(select(func.pg_notify(REVOKED, digest)))
+
+    def forget(self, digest: str | None) -> None:
+        """REVOKED's notice: a token's hash revoked elsewhere, or None where notices may
+        have been missed (after the doorbell reconnects), when every token is forgotten."""
+        if digest is None:
+            self._known.clear()
+        else:
+            self._known.pop(digest, None)
 
     async def get(self, player_id: str) -> Player | None:
         async with self._engine.connect() as conn:

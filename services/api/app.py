@@ -22,7 +22,7 @@ from infra.doorbell import Doorbell
 from infra.eventstore import EventStore
 from infra.idempotency import Replies
 from infra.lobby import Lobby
-from infra.players import Players
+from infra.players import REVOKED, Players
 from infra.presence import Presence, namespace
 from infra.ratings import Ratings
 from infra.reviews import Reviews
@@ -113,7 +113,8 @@ def create_app(
         if rate_limits is not None:
             prefix = f"euchre-limits:{make_url(database_url).database}"
             app.state.limiter = Limiter(rate_limits, redis, redis_url, prefix)
-        async with Doorbell(engine) as doorbell:
+        players = Players(engine)
+        async with Doorbell(engine, notices={REVOKED: players.forget}) as doorbell:
 
             async def committed(after: State, events: list[Event]) -> None:
                 feeds.committed(after, events)
@@ -129,7 +130,7 @@ def create_app(
                 store,
                 doorbell,
                 tables,
-                Players(engine),
+                players,
                 lobby,
                 feeds,
                 redis,

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.anyio
 NOTED = NewEvent("Noted", {"n": 1})
 LISTENING = text(
     "SELECT count(*) FROM pg_stat_activity"
-    " WHERE datname = current_database() AND query = 'LISTEN euchre_events'"
+    " WHERE datname = current_database() AND query LIKE 'LISTEN euchre_events%'"
 )
 
 
@@ -69,19 +69,42 @@ async def test_many_watchers_share_one_listening_connection(engine: AsyncEngine,
         assert all([await wake.wait(5) for wake in wakes])
 
 
+async def test_the_doorbell_hands_on_notices_of_other_channels_and_rings_for_none(
+    engine: AsyncEngine,
+):
+    heard: list[str | None] = []
+    async with (
+        Doorbell(engine, notices={"test_notes": heard.append}) as doorbell,
+        doorbell.watch(None) as wake,
+    ):
+        async with engine.begin() as conn:
+            await conn.execute(text("SELECT pg_notify('test_notes', 'hello')"))
+        for _ in range(100):
+            if heard:
+                break
+            await asyncio.sleep(0.05)
+        assert heard == ["hello"]
+        assert not await wake.wait(0.2)
+
+
 async def test_the_doorbell_reconnects_when_its_connection_drops(
     engine: AsyncEngine, store: EventStore
 ):
-    async with Doorbell(engine, retry_delay=0.05) as doorbell, doorbell.watch("T1") as wake:
+    heard: list[str | None] = []
+    async with (
+        Doorbell(engine, retry_delay=0.05, notices={"test_notes": heard.append}) as doorbell,
+        doorbell.watch("T1") as wake,
+    ):
         async with engine.connect() as conn:
             killed = await conn.scalar(
                 text(
                     "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
-                    " WHERE datname = current_database() AND query = 'LISTEN euchre_events'"
+                    " WHERE datname = current_database() AND query LIKE 'LISTEN euchre_events%'"
                 )
             )
         assert killed == 1
         assert await wake.wait(5), "everyone reads again after a reconnect"
+        assert heard == [None], "a notice may have been missed while it was down"
 
         await store.append("T1", 0, [NOTED])
 

@@ -9,7 +9,8 @@ import pytest
 from argon2 import PasswordHasher
 from sqlalchemy import insert
 
-from infra.players import HASH_NICENESS, BadLogin, NameTaken, Players, _off_loop
+from infra.doorbell import Doorbell
+from infra.players import HASH_NICENESS, REVOKED, BadLogin, NameTaken, Players, _off_loop
 from infra.players import players as table
 
 pytestmark = pytest.mark.anyio
@@ -93,6 +94,19 @@ async def test_a_revoked_token_stops_working_at_once(engine):
     await players.revoke(token)
     assert await players.by_token(token) is None
     assert await Players(engine).by_token(token) is None
+
+
+async def test_a_token_revoked_by_one_process_stops_working_in_another_at_once(engine):
+    here, there = Players(engine), Players(engine)
+    player, token = await here.create("Ada")
+    async with Doorbell(engine, notices={REVOKED: there.forget}):
+        assert await there.by_token(token) == player  # remembered there for KNOWN_FOR
+        await here.revoke(token)
+        for _ in range(100):
+            if await there.by_token(token) is None:
+                break
+            await asyncio.sleep(0.05)
+        assert await there.by_token(token) is None
 
 
 async def test_a_name_registered_before_the_rules_still_signs_in(engine):

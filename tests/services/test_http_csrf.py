@@ -1,12 +1,17 @@
 """Cross-site requests: bodies must be JSON, a cookie only acts for our own page, sign-out
-forgets the token, the cookie is Secure over HTTPS, and every response carries security headers."""
+forgets the token (on every server), the cookie is Secure over HTTPS, and every response
+carries security headers."""
 
 from __future__ import annotations
 
 import re
+import time
 
 import httpx
 import pytest
+from http_kit import Server
+
+from services.api.app import create_app
 
 
 def problem(response: httpx.Response, status: int, field: str | None = None) -> dict:
@@ -98,6 +103,26 @@ def test_signing_out_revokes_the_token_and_clears_the_cookie(browser):
     problem(http.get("/api/players/me", headers=bearer), 401)
     http.cookies.set("euchre_token", me["token"])
     problem(http.get("/api/players/me"), 401)
+
+
+def test_signing_out_on_one_server_signs_out_on_every_other_at_once(
+    api, database_url: str, redis_url: str
+):
+    me = api.http.post("/api/players", json={"name": "Ada"}).json()
+    api.http.cookies.clear()
+    bearer = {"Authorization": f"Bearer {me['token']}"}
+    with (
+        Server(create_app(database_url, redis_url)) as other,
+        httpx.Client(base_url=other, timeout=30) as there,
+    ):
+        assert there.get("/api/players/me", headers=bearer).status_code == 200  # remembered
+        assert api.http.post("/api/sessions/logout", headers=bearer).status_code == 204
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            if there.get("/api/players/me", headers=bearer).status_code == 401:
+                break
+            time.sleep(0.05)
+        problem(there.get("/api/players/me", headers=bearer), 401)
 
 
 def test_the_cookie_is_secure_behind_https(api):
