@@ -149,6 +149,7 @@ class Players:
     def __init__(self, engine: AsyncEngine) -> None:
         self._engine = engine
         self._known: dict[str, tuple[Player, float]] = {}
+        self._forgets = 0  # revocations heard, so a lookup they overtook isn't remembered
 
     async def create(self, name: str, password: str | None = None) -> tuple[Player, str]:
         """A new player and their first token; with a password the name is registered.
@@ -204,15 +205,19 @@ class Players:
             .join(tokens, tokens.c.player_id == players.c.id)
             .where(tokens.c.token_hash == digest)
         )
+        forgets = self._forgets
         async with self._engine.connect() as conn:
             row = (await conn.execute(query)).first()
         if row is None:
             self._known.pop(digest, None)
             return None
-        if len(self._known) >= KNOWN_TOKENS:
-            self._known.clear()
         player = Player(row.id, row.name, row.login is not None)
-        self._known[digest] = (player, time.monotonic() + KNOWN_FOR)
+        # A sign-out heard while the query ran may be this token's, read just before it was
+        # deleted: remembered now, it would work on here for KNOWN_FOR.
+        if self._forgets == forgets:
+            if len(self._known) >= KNOWN_TOKENS:
+                self._known.clear()
+            self._known[digest] = (player, time.monotonic() + KNOWN_FOR)
         return player
 
     async def revoke(self, token: str) -> None:
@@ -227,6 +232,7 @@ class Players:
     def forget(self, digest: str | None) -> None:
         """REVOKED's notice: a token's hash revoked elsewhere, or None where notices may
         have been missed (after the doorbell reconnects), when every token is forgotten."""
+        self._forgets += 1
         if digest is None:
             self._known.clear()
         else:

@@ -7,7 +7,7 @@ import time
 
 import pytest
 from argon2 import PasswordHasher
-from sqlalchemy import insert
+from sqlalchemy import event, insert
 
 from infra.doorbell import Doorbell
 from infra.players import HASH_NICENESS, REVOKED, BadLogin, NameTaken, Players, _off_loop
@@ -107,6 +107,24 @@ async def test_a_token_revoked_by_one_process_stops_working_in_another_at_once(e
                 break
             await asyncio.sleep(0.05)
         assert await there.by_token(token) is None
+
+
+async def test_a_token_revoked_while_it_is_looked_up_is_not_remembered(engine):
+    """The lookup read the token just before another process deleted it, and the sign-out's
+    notice came before the lookup's answer: remembered, it would work on for KNOWN_FOR."""
+    players = Players(engine)
+    player, token = await players.create("Ada")
+
+    def revoked_meanwhile(*_) -> None:
+        players.forget(None)
+
+    event.listen(engine.sync_engine, "after_cursor_execute", revoked_meanwhile)
+    assert await players.by_token(token) == player
+    event.remove(engine.sync_engine, "after_cursor_execute", revoked_meanwhile)
+    queries: list[str] = []
+    event.listen(engine.sync_engine, "before_cursor_execute", lambda *a: queries.append(a[2]))
+    assert await players.by_token(token) == player
+    assert len(queries) == 1, "asked the database again"
 
 
 async def test_a_name_registered_before_the_rules_still_signs_in(engine):
