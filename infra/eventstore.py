@@ -186,9 +186,14 @@ READ_TYPE_SQL = {t: _read_all_sql("data", t) for t in INDEXED_TYPES}
 
 
 def _held_back_sql(of_type: str | None = None) -> str:
+    # Whether the log's last event (of the type) is past the cursor: one step down the index
+    # from its end. Not `EXISTS (... WHERE (xid, position) > cursor)`: the planner guesses that
+    # a third of the log matches, scans the table from its start for the first match, and finds
+    # it at the end, so each check read the whole log (5.5 ms at 30,000 events).
+    where = "" if of_type is None else f"WHERE type = '{of_type}' "
     return (
-        "SELECT EXISTS (SELECT 1 FROM events WHERE (xid, position) > (%s::text::xid8, %s) "
-        f"{_only(of_type)})"
+        "SELECT coalesce((SELECT (xid, position) > (%s::text::xid8, %s) FROM events "
+        f"{where}ORDER BY xid DESC, position DESC LIMIT 1), false)"
     )
 
 
@@ -198,9 +203,13 @@ EVERY_STREAM_SQL = (
     f"SELECT {COLUMNS} FROM events WHERE mod(abs(hashtext(stream)::bigint), %s) = %s "
     "ORDER BY stream, seq"
 )
+# Each stream read on its own down the primary key. As a plain join the planner hashed the
+# streams and scanned the whole log for them (3-7 ms at 30,000 events, and growing with it);
+# the ORDER BY keeps the sub-select from being flattened into that join again.
 READ_STREAMS_SQL = (
-    f"SELECT {COLUMNS} FROM events JOIN unnest(%s::text[], %s::bigint[]) AS f(stream, after) "
-    "USING (stream) WHERE seq > f.after AND type = ANY(%s) ORDER BY stream, seq"
+    "SELECT e.* FROM unnest(%s::text[], %s::bigint[]) AS f(name, after), LATERAL "
+    f"(SELECT {COLUMNS} FROM events WHERE stream = f.name AND seq > f.after "
+    "AND type = ANY(%s) ORDER BY seq) AS e ORDER BY e.stream, e.seq"
 )
 SEQS_OF_SQL = (
     "SELECT stream, seq FROM events WHERE stream = ANY(%s) AND type = %s ORDER BY stream, seq"
