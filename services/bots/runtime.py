@@ -44,13 +44,11 @@ from services.use_cases import Tables
 log = logging.getLogger(__name__)
 
 TURN_TIMEOUT = 60.0
-# How long an idle consumer waits before it looks at its queue again (on Redis, which has no
-# push, each look is a fetch). Dramatiq's 100 ms made bots late by up to 13% of a card's
-# think at p95 on an idle server.
-WAKE_MS = 20
-# The read models' wake-ups wait for nobody's turn: their queues are looked at less often, by
-# a worker of their own, so an idle process doesn't fetch from six queues fifty times a second.
-READ_MODELS_WAKE_MS = 250
+# How long an idle consumer goes without looking at its queue. A message sent is taken at once
+# (RabbitMQ pushes it; on Redis the broker's bell rings, infra/broker.py), so this bounds only
+# what comes back unsent (a dead worker's messages) and how long a stopping worker's threads
+# take to notice.
+WAKE_MS = 250
 
 
 def _not_twice(record: logging.LogRecord) -> bool:
@@ -203,7 +201,7 @@ class BotRuntime:
                 self.broker,
                 queues={RATINGS_QUEUE, REVIEWS_QUEUE},
                 worker_threads=2,
-                worker_timeout=READ_MODELS_WAKE_MS,
+                worker_timeout=WAKE_MS,
             ),
         ]
         # Each worker adds its own middleware to the broker, to make consumers for its queues,
@@ -248,8 +246,15 @@ class BotRuntime:
         await asyncio.gather(task, return_exceptions=True)
 
     def stop(self) -> None:
-        for worker in self._workers:
-            worker.stop(timeout=10_000)
+        # Together: each takes up to two of its worker timeouts to see it should stop.
+        stopping = [
+            threading.Thread(target=worker.stop, kwargs={"timeout": 10_000})
+            for worker in self._workers
+        ]
+        for thread in stopping:
+            thread.start()
+        for thread in stopping:
+            thread.join()
         if self._thread.is_alive():
             self._on_loop(self._drop_waiting(), timeout=10)
         self.scheduler.close()  # before the loop stops: its turns go out on the broker first
