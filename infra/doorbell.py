@@ -24,7 +24,8 @@ class Wake:
     """
 
     def __init__(self) -> None:
-        self._rung = asyncio.Event()
+        self._woken = asyncio.Event()
+        self._rung = False
         self._pending: int | None = 0
         self.announced: int | None = None
 
@@ -33,16 +34,29 @@ class Wake:
             self._pending = None
         else:
             self._pending = max(self._pending, seq)
-        self._rung.set()
+        self._rung = True
+        self._woken.set()
+
+    def expire(self) -> None:
+        """Ends the wait under way (or the next) as if its time were up: for a waiter whose
+        clock is kept by someone else, so that each wait needs no timer of its own."""
+        self._woken.set()
 
     async def wait(self, timeout: float | None = None) -> bool:
-        """True if rung since the last wait, False if `timeout` seconds passed first."""
-        try:
-            async with asyncio.timeout(timeout):
-                await self._rung.wait()
-        except TimeoutError:
+        """True if rung since the last wait, False if `timeout` seconds passed (or `expire`
+        was called) first."""
+        if timeout is None:
+            await self._woken.wait()
+        else:
+            try:
+                async with asyncio.timeout(timeout):
+                    await self._woken.wait()
+            except TimeoutError:
+                return False
+        self._woken.clear()
+        if not self._rung:
             return False
-        self._rung.clear()
+        self._rung = False
         self.announced, self._pending = self._pending, 0
         return True
 

@@ -26,7 +26,7 @@ from domain import view
 from domain.events import Event
 from domain.state import State
 from domain.talk import SAID
-from infra.doorbell import Doorbell
+from infra.doorbell import Doorbell, Wake
 from infra.players import Player
 from projections.replay import fold_records, stable_after
 from projections.talk import ChatLine, Logged, Said, shown
@@ -40,6 +40,7 @@ KEEP_ALIVE = 15.0
 POLL = 5.0
 # Items (states and lines of talk) a feed keeps, so a stream resumed within them needs no fold.
 RECENT = 64
+TICKS = 5  # the feeds' clock ticks this many times in their shortest wait (poll or nudge)
 BACKLOG = 32  # items a watcher may fall behind before it is resynced to the newest
 
 
@@ -128,15 +129,19 @@ class Feed:
         self.recent: deque[Item] = deque([state], maxlen=RECENT)
         self.watchers: set[Watcher] = set()
         self.task: asyncio.Task[None] | None = None
+        self.due = 0.0  # when the feed's wait for a ring should end, by the loop's clock
+        self._wake: Wake | None = None
         self._views: dict[int, dict[int | None, bytes]] = {}  # by seq, then seat
 
     async def run(self, tables: Tables, doorbell: Doorbell, poll: float, keep_alive: float) -> None:
         """Read the log at each ring, and every `poll` seconds in case one was lost; nudge
-        the watchers every half `keep_alive`."""
+        the watchers every half `keep_alive`. Its waits end at `due` by the feeds' clock
+        (Feeds.tick), give or take a tick."""
         clock = asyncio.get_running_loop().time
         tick = keep_alive / 2
         nudge_at, poll_at = clock() + tick, clock() + poll
         async with doorbell.watch(self.code) as wake:
+            self._wake = wake
             read = True
             while True:
                 if read:
@@ -146,7 +151,8 @@ class Feed:
                     # A batch always ends at a stable state, so the last one is the table now.
                     self._show(shown(records, self.state))
                     tables.remember(self.state)
-                rung = await wake.wait(max(0.0, min(poll_at, nudge_at) - clock()))
+                self.due = min(poll_at, nudge_at)
+                rung = await wake.wait()
                 now = clock()
                 if now >= nudge_at:
                     for watcher in self.watchers:
@@ -159,6 +165,10 @@ class Feed:
                     read = now >= poll_at  # not if only the tick woke it
                 if rung or read:
                     poll_at = now + poll
+
+    def expire(self, now: float) -> None:
+        if self._wake is not None and now >= self.due:
+            self._wake.expire()
 
     def committed(self, after: State, events: list[Event]) -> None:
         """This process appended `events`, ending at `after`: show them without a read, if
@@ -205,6 +215,11 @@ class Feeds:
         self._doorbell = doorbell
         self._poll = poll
         self._feeds: dict[str, Feed] = {}
+        # One clock for every feed's waits. A timer for each wait (`asyncio.timeout`) cost a
+        # timer, a context and a handle at every move of every table: 2.8% of the API's CPU at
+        # 500 tables (docs/scaling.md).
+        self._tick = min(poll, keep_alive / 2) / TICKS
+        self._clock: asyncio.Task[None] | None = None
 
     def committed(self, after: State, events: list[Event]) -> None:
         feed = self._feeds.get(after.code)
@@ -229,6 +244,8 @@ class Feeds:
                 feed.task = asyncio.create_task(
                     feed.run(self._tables, self._doorbell, self._poll, self.keep_alive)
                 )
+                if self._clock is None:
+                    self._clock = asyncio.create_task(self._keep_time())
         watcher = Watcher()
         feed.watchers.add(watcher)
         try:
@@ -238,6 +255,16 @@ class Feeds:
             if not feed.watchers and self._feeds.get(code) is feed:
                 del self._feeds[code]
                 feed.task.cancel()
+
+    async def _keep_time(self) -> None:
+        """Every tick, end the wait of each feed whose time is up; gone with the last feed."""
+        clock = asyncio.get_running_loop().time
+        while self._feeds:
+            await asyncio.sleep(self._tick)
+            now = clock()
+            for feed in self._feeds.values():
+                feed.expire(now)
+        self._clock = None
 
 
 async def _history(tables: Tables, code: str, after: int) -> list[Item]:

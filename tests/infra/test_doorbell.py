@@ -10,7 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from domain.chain import canonical
 from infra.db import conninfo
-from infra.doorbell import Doorbell
+from infra.doorbell import Doorbell, Wake
 from infra.eventstore import APPEND_SQL, EventStore, NewEvent
 
 pytestmark = pytest.mark.anyio
@@ -109,3 +109,20 @@ async def test_the_doorbell_reconnects_when_its_connection_drops(
         await store.append("T1", 0, [NOTED])
 
         assert await wake.wait(5)
+
+
+async def test_a_wait_ended_by_its_clock_is_not_a_ring_and_loses_none():
+    wake = Wake()
+    wake.expire()
+    assert await wake.wait() is False
+    wake.ring(4)
+    wake.expire()
+    assert await wake.wait() is True and wake.announced == 4
+    wake.expire()
+    wake.ring(6)
+    assert await wake.wait() is True and wake.announced == 6
+    waiting = asyncio.ensure_future(wake.wait())
+    await asyncio.sleep(0.01)
+    assert not waiting.done()  # nothing left over from the rings before
+    wake.expire()
+    assert await waiting is False

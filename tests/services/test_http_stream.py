@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import threading
@@ -12,10 +13,15 @@ import httpx
 import pytest
 from http_kit import Server, sse_events
 
+from domain import commands as cmd
 from domain import view
 from domain.state import State
+from infra.db import create_engine
+from infra.doorbell import Doorbell
+from infra.memory_store import MemoryEventStore
 from services.api import stream
 from services.api.app import create_app
+from services.use_cases import Tables
 
 
 def read_views(base_url: str, path: str, headers: dict, until, out: list) -> threading.Thread:
@@ -178,6 +184,34 @@ def test_a_watcher_waits_in_its_readers_own_task_with_no_timer():
         assert {(await w).seq for w in waiting} == {7}
 
     asyncio.run(wait())
+
+
+def test_feeds_share_one_clock_and_read_on_it_when_a_ring_is_lost():
+    """Each feed's wait for a ring ends at its poll time by the feeds' one clock: twenty
+    waiting feeds hold one timer, and a move whose ring never came is read on time."""
+
+    async def run() -> None:
+        store = MemoryEventStore()
+        elsewhere = Tables(store)  # another process's appends: nothing here rings for them
+        codes = [f"T{n}" for n in range(20)]
+        for code in codes:
+            await elsewhere.execute(
+                code, cmd.OpenTable(code=code, host="ann", name="Ann", seed="5e" * 32, settings={})
+            )
+        unheard = Doorbell(create_engine("postgresql://nobody@127.0.0.1:1/none"))  # not entered
+        feeds = stream.Feeds(Tables(store), unheard, poll=0.2, keep_alive=10.0)
+        async with contextlib.AsyncExitStack() as stack:
+            subscribed = [await stack.enter_async_context(feeds.subscribe(c)) for c in codes]
+            await asyncio.sleep(0.05)
+            # The event loop's timers (a private list: what `asyncio.timeout` would add to).
+            assert len(asyncio.get_running_loop()._scheduled) == 1  # type: ignore[attr-defined]
+
+            await elsewhere.execute("T3", cmd.TakeSeat(player="bob", name="Bob", seat=1))
+            _, watcher = subscribed[3]
+            item = await asyncio.wait_for(watcher.next(), timeout=2)
+            assert item is not None and item.seq == 3
+
+    asyncio.run(run())
 
 
 def test_a_keep_alive_comes_at_the_second_nudge_with_nothing_offered_between():
