@@ -136,7 +136,7 @@ class Feed:
     async def run(self, tables: Tables, doorbell: Doorbell, poll: float, keep_alive: float) -> None:
         """Read the log at each ring, and every `poll` seconds in case one was lost; nudge
         the watchers every half `keep_alive`. Its waits end at `due` by the feeds' clock
-        (Feeds.tick), give or take a tick."""
+        (Feeds._keep_time), give or take a tick."""
         clock = asyncio.get_running_loop().time
         tick = keep_alive / 2
         nudge_at, poll_at = clock() + tick, clock() + poll
