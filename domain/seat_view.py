@@ -68,11 +68,12 @@ class OutcomeView(msgspec.Struct, frozen=True):
     score: list[int]
 
 
-class View(msgspec.Struct, frozen=True):
+class TableView(msgspec.Struct, frozen=True):
+    """What everyone at the table sees alike: one seat's view is this and its own fields."""
+
     code: str
     seq: int
     status: Status
-    you: int | None
     host: str | None
     seats: list[SeatView]
     settings: dict[str, str]
@@ -95,14 +96,11 @@ class View(msgspec.Struct, frozen=True):
     defender: int | None
     sitting: list[int]
     bids: list[BidView]
-    hand: list[Code]
-    buried: Code | None
     counts: list[int]
     trick: list[CardAt]
     leader: int | None
     tricks: list[TrickView]
     taken: list[int]
-    can: dict[str, dict[str, Any]]
     outcome: OutcomeView | None
     hands: list[OutcomeView]
     ready: list[bool]
@@ -110,6 +108,16 @@ class View(msgspec.Struct, frozen=True):
     seed_hash: str
     seed: str | None
     muted: list[str]  # players the host has muted at this table (domain/talk.py)
+
+
+class View(TableView, frozen=True):
+    you: int | None
+    hand: list[Code]
+    buried: Code | None
+    can: dict[str, dict[str, Any]]
+
+
+_encode = msgspec.json.Encoder().encode
 
 
 def _suit(s: int | None) -> SuitCode | None:
@@ -137,12 +145,37 @@ def _outcome(o: Outcome) -> OutcomeView:
 
 
 def view(s: State, seat: int | None) -> View:
+    return View(**msgspec.structs.asdict(table_view(s)), **_own(s, seat))
+
+
+def table_json(s: State) -> bytes:
+    """The JSON of `table_view(s)`: made once a state, it serves every seat's `view_json`."""
+    return _encode(table_view(s))
+
+
+def view_json(s: State, seat: int | None, table: bytes) -> bytes:
+    """The JSON of `view(s, seat)`, byte for byte, from `table` (`table_json(s)`) and the
+    seat's own fields: a table's five views cost one encoding of what they share."""
+    own = _encode(_own(s, seat))
+    return b"%b,%b" % (table[:-1], own[1:])
+
+
+def _own(s: State, seat: int | None) -> dict[str, Any]:
+    """View's own fields, in its order: `view_json` writes them after the table's."""
     hand = s.hands[seat] if seat is not None else 0
-    return View(
+    return {
+        "you": seat,
+        "hand": sorted_codes(hand, s.trump),
+        "buried": _card(s.buried) if seat is not None and seat == s.dealer else None,
+        "can": can(s, seat),
+    }
+
+
+def table_view(s: State) -> TableView:
+    return TableView(
         code=s.code,
         seq=s.seq,
         status=s.status,
-        you=seat,
         host=s.host,
         seats=[
             SeatView(n, x.player, x.name, x.bot, x.away, x.registered, x.left, x.contribution)
@@ -171,8 +204,6 @@ def view(s: State, seat: int | None) -> View:
             BidView(b.seat, b.bid, b.round, _suit(b.suit), b.alone if b.bid != "pass" else None)
             for b in s.bids
         ],
-        hand=sorted_codes(hand, s.trump),
-        buried=_card(s.buried) if seat is not None and seat == s.dealer else None,
         counts=[count(h) for h in s.hands],
         trick=[CardAt(n, CODES[c]) for n, c in s.trick],
         leader=s.leader,
@@ -181,7 +212,6 @@ def view(s: State, seat: int | None) -> View:
             for t in s.tricks
         ],
         taken=list(s.taken),
-        can=can(s, seat),
         outcome=None if s.outcome is None else _outcome(s.outcome),
         hands=[_outcome(o) for o in s.history],
         ready=list(s.ready),

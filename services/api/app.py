@@ -33,7 +33,6 @@ from services.api.edge import edge
 from services.api.headers import security_headers
 from services.api.health import health
 from services.api.limits import Limiter
-from services.api.media import json_bodies
 from services.api.players import LeaderboardController, PlayersController
 from services.api.problems import EXCEPTION_HANDLERS
 from services.api.reviews import ReviewsController
@@ -172,7 +171,6 @@ def create_app(
             web,
         ],
         exception_handlers=EXCEPTION_HANDLERS,
-        guards=[json_bodies],
         lifespan=[lifespan],
         # Every body goes through one strict decoder; answers are encoded as their types say.
         dto=StrictBody,

@@ -10,8 +10,10 @@ dotted path (`settings.alone`) and, where the type says, what is allowed there.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
+import weakref
 from collections.abc import Generator
 from typing import Any, ClassVar, get_args
 
@@ -85,9 +87,16 @@ def decode(body: bytes, kind: Any) -> Any:
         raise Problem(400, f"the body is not valid JSON ({error})") from None
     _check_strings(data)
     try:
-        return msgspec.convert(data, kind, strict=True)
+        return _typed(kind).decode(body)
     except msgspec.ValidationError as error:
         raise refusal(error, kind, data) from None
+
+
+@functools.cache
+def _typed(kind: Any) -> msgspec.json.Decoder:
+    """A decoder for `kind`, made once: `msgspec.convert` works out a union's layout again at
+    every call (7 µs for a move's body, against 0.2 µs to parse it again with this)."""
+    return msgspec.json.Decoder(kind, strict=True)
 
 
 class StrictBody(AbstractDTO):
@@ -95,6 +104,8 @@ class StrictBody(AbstractDTO):
     OpenAPI document shows the handler's own Struct (not a generated transfer model)."""
 
     _kinds: ClassVar[dict[str, Any]] = {}
+    # By the handler itself: its `handler_id` is built from its name and layers at every read.
+    _kind_of: ClassVar[weakref.WeakKeyDictionary[Any, Any]] = weakref.WeakKeyDictionary()
 
     @classmethod
     def generate_field_definitions(
@@ -119,7 +130,11 @@ class StrictBody(AbstractDTO):
         return schema_creator.for_field_definition(field_definition)
 
     def decode_bytes(self, value: bytes) -> Any:
-        return decode(value, self._kinds[self.asgi_connection.route_handler.handler_id])
+        handler = self.asgi_connection.route_handler
+        kind = self._kind_of.get(handler)
+        if kind is None:
+            kind = self._kind_of[handler] = self._kinds[handler.handler_id]
+        return decode(value, kind)
 
     def decode_builtins(self, value: dict[str, Any]) -> Any:
         raise Problem(415, "send the body as application/json")

@@ -4,6 +4,8 @@
   a file or query the database with it.
 - `HEAD` is answered wherever `GET` is, as the GET's headers without its body (RFC 9110); a
   stream (`/events`) ends right after its headers.
+- A request that changes state with a body not declared JSON is refused with 415
+  (services.api.media says why).
 - `OPTIONS` lists every method the path serves. litestar's own OPTIONS answer lists only the
   methods of the first handler registered at a path (`GET /api/tables` was missing), while its
   router's 405 lists them all; so OPTIONS asks the router with a method no route has, and
@@ -17,6 +19,7 @@ import unicodedata
 import msgspec
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
+from services.api.media import unlabelled_body
 from services.api.problems import Problem
 
 PROBE = "X-ALLOW-PROBE"  # no route serves it, so the router answers 405 with the full Allow
@@ -74,6 +77,10 @@ def edge(app: ASGIApp) -> ASGIApp:
             return
         if scope["method"] == "OPTIONS":
             await _options(app, scope, receive, send)
+            return
+        unlabelled = unlabelled_body(scope)
+        if unlabelled is not None:
+            await _refuse(send, unlabelled)
             return
         head = scope["method"] == "HEAD"
         if head:

@@ -8,8 +8,7 @@ that door even before the cookie's Origin check (services.api.auth).
 
 from __future__ import annotations
 
-from litestar.connection import ASGIConnection
-from litestar.handlers import BaseRouteHandler
+from litestar.types import Scope
 
 from services.api.problems import Problem
 
@@ -17,27 +16,30 @@ JSON = "application/json"
 CHANGES = {"POST", "PUT", "PATCH", "DELETE"}
 
 
-def _has_body(connection: ASGIConnection) -> bool:
-    length = connection.headers.get("content-length")
-    if length is not None:
-        return length.strip() not in ("", "0")
-    return "transfer-encoding" in connection.headers
+def unlabelled_body(scope: Scope) -> Problem | None:
+    """The refusal of a request that changes state and sends a body not declared JSON.
 
-
-async def json_bodies(connection: ASGIConnection, _: BaseRouteHandler) -> None:
-    """An app-wide guard: a request that changes state and has a body must declare it JSON.
-
-    Async though it never waits: litestar runs a plain function guard on a worker thread, a
-    thread hop on every request for a check of one header.
+    Asked at the edge (services.api.edge), before routing: a guard costs litestar a copy of
+    the route handler at every request, and a foreign form has no business reaching a route.
     """
-    if connection.scope.get("method") not in CHANGES or not _has_body(connection):
-        return
-    declared = connection.headers.get("content-type", "")
-    if declared.partition(";")[0].strip().lower() != JSON:
-        raise Problem(
-            415,
-            f"the body must be JSON, sent with 'Content-Type: {JSON}' "
-            f"(this one is {declared or 'not labelled'})",
-            field="Content-Type",
-            allowed=[JSON],
-        )
+    if scope["method"] not in CHANGES:
+        return None
+    first: dict[bytes, bytes] = {}
+    for name, value in scope["headers"]:
+        first.setdefault(name.lower(), value)
+    length = first.get(b"content-length")
+    if length is None:
+        if b"transfer-encoding" not in first:
+            return None
+    elif length.strip() in (b"", b"0"):
+        return None
+    declared = first.get(b"content-type", b"").decode("latin-1")
+    if declared.partition(";")[0].strip().lower() == JSON:
+        return None
+    return Problem(
+        415,
+        f"the body must be JSON, sent with 'Content-Type: {JSON}' "
+        f"(this one is {declared or 'not labelled'})",
+        field="Content-Type",
+        allowed=[JSON],
+    )

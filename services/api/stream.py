@@ -22,8 +22,8 @@ from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath
 from litestar.response import Stream
 
-from domain import view
 from domain.events import Event
+from domain.seat_view import table_json, view_json
 from domain.state import State
 from domain.talk import SAID
 from infra.doorbell import Doorbell, Wake
@@ -50,8 +50,8 @@ HEADERS = {"Cache-Control": "no-cache", "Connection": "keep-alive", "X-Accel-Buf
 
 
 def frame(event: str, data: bytes, seq: int | None = None) -> bytes:
-    """One server-sent event, as the bytes every watcher of it is sent: built once, not once
-    a watcher. `data` is msgspec's JSON, which escapes every line break, so it is one line."""
+    """One server-sent event. `data` is msgspec's JSON, which escapes every line break, so it
+    is one line."""
     head = b"" if seq is None else b"id: %d\r\n" % seq
     return b"%bevent: %b\r\ndata: %b\r\n\r\n" % (head, event.encode(), data)
 
@@ -118,9 +118,10 @@ class Watcher:
 class Feed:
     """The log reader for one table, alive while someone watches it.
 
-    It keeps the last RECENT items (stable states and lines of talk), and each state's view
-    per seat, framed as the stream sends it, once someone asked for it: a hundred spectators
-    of one table cost one view per change, not a hundred.
+    It keeps the last RECENT items (stable states and lines of talk), and for each state what
+    its views share and each seat's view, once someone asked for it: a hundred spectators of
+    one table cost one view per change, not a hundred, and the four seats' views one encoding
+    of the table between them.
     """
 
     def __init__(self, code: str, state: State) -> None:
@@ -131,7 +132,8 @@ class Feed:
         self.task: asyncio.Task[None] | None = None
         self.due = 0.0  # when the feed's wait for a ring should end, by the loop's clock
         self._wake: Wake | None = None
-        self._views: dict[int, dict[int | None, bytes]] = {}  # by seq, then seat
+        self._tables: dict[int, bytes] = {}  # `table_json` by seq
+        self._views: dict[int, dict[int | None, bytes]] = {}  # `view_json` by seq, then seat
 
     async def run(self, tables: Tables, doorbell: Doorbell, poll: float, keep_alive: float) -> None:
         """Read the log at each ring, and every `poll` seconds in case one was lost; nudge
@@ -182,10 +184,11 @@ class Feed:
         for state, said in items:
             item: Item = state if said is None else Line.of(said)
             self.recent.append(item)
-            if len(self._views) > 2 * RECENT:  # now and then, not at every item
+            if len(self._tables) > 2 * RECENT:  # now and then, not at every item
                 oldest = self.recent[0].seq
-                for seq in [seq for seq in self._views if seq < oldest]:
-                    del self._views[seq]
+                for seq in [seq for seq in self._tables if seq < oldest]:
+                    del self._tables[seq]
+                    self._views.pop(seq, None)
             self.state = state
             for watcher in self.watchers:
                 watcher.offer(item, None if said is None else state)
@@ -196,13 +199,20 @@ class Feed:
             return None
         return [s for s in self.recent if s.seq > seq]
 
-    def view_frame(self, state: State, seat: int | None) -> bytes:
+    def view_json(self, state: State, seat: int | None) -> bytes:
+        """`view(state, seat)` as JSON, kept while `state` is recent (or ahead of the feed: a
+        move's own answer comes before the feed shows it)."""
         views = self._views.get(state.seq)
         data = None if views is None else views.get(seat)
-        if data is None:
-            data = frame("view", msgspec.json.encode(view(state, seat)), state.seq)
-            if state.seq >= self.recent[0].seq:
-                self._views.setdefault(state.seq, {})[seat] = data
+        if data is not None:
+            return data
+        table = self._tables.get(state.seq)
+        if table is None:
+            table = table_json(state)
+        data = view_json(state, seat, table)
+        if state.seq >= self.recent[0].seq:
+            self._tables[state.seq] = table
+            self._views.setdefault(state.seq, {})[seat] = data
         return data
 
 
@@ -225,6 +235,14 @@ class Feeds:
         feed = self._feeds.get(after.code)
         if feed is not None:
             feed.committed(after, events)
+
+    def view_json(self, state: State, seat: int | None) -> bytes:
+        """`view(state, seat)` as JSON: from its table's feed where this process has one, so a
+        move's answer and the mover's own stream share one view."""
+        feed = self._feeds.get(state.code)
+        if feed is None:
+            return view_json(state, seat, table_json(state))
+        return feed.view_json(state, seat)
 
     def watching(self, code: str) -> int:
         """How many streams in this process watch `code` now."""
@@ -278,7 +296,8 @@ async def _history(tables: Tables, code: str, after: int) -> list[Item]:
 def _message(feed: Feed, item: Item, player: Player | None) -> bytes:
     if isinstance(item, Line):
         return item.frame
-    return feed.view_frame(item, None if player is None else item.seat_of(player.id))
+    seat = None if player is None else item.seat_of(player.id)
+    return frame("view", feed.view_json(item, seat), item.seq)
 
 
 async def _events(

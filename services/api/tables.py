@@ -14,7 +14,7 @@ from litestar import Controller, Request, Response, delete, get, patch, post, pu
 from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath, HeaderParameter, JSONBody, Parameter
 
-from domain import View, view
+from domain import View
 from domain import commands as cmd
 from domain.errors import Conflict
 from domain.events import Level
@@ -321,10 +321,8 @@ class TablesController(Controller):
                 expected_seq=data.seq,
                 command_id=command_id,
             )
-            mine = view(after, after.seat_of(player.id))
-            return Response(
-                msgspec.json.encode(mine), status_code=200, media_type="application/json"
-            )
+            mine = request.app.state.services.feeds.view_json(after, after.seat_of(player.id))
+            return Response(mine, status_code=200, media_type="application/json")
 
         if idempotency_key is None:
             return await answer()

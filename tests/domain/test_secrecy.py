@@ -30,6 +30,7 @@ from domain import State, apply, deciding, fallback, fold, legal, view
 from domain import commands as cmd
 from domain import events as ev
 from domain.cards import CODES, cards_of, mask_of
+from domain.seat_view import table_json, view_json
 
 VIEWERS = (None, 0, 1, 2, 3)
 PHASES = ("farmer", "bid1", "bid2", "discard", "defend", "play", "scored", "over")
@@ -177,6 +178,17 @@ def test_no_view_depends_on_a_card_its_viewer_may_not_see():
     for phase in PHASES:
         assert phases[phase] >= 20, f"only {phases[phase]} states in phase {phase}"
     assert moved > 0.8 * checked, "the re-deals must actually move cards"
+
+
+def test_what_the_streams_send_is_each_view_byte_for_byte():
+    """§ What each seat sees: the JSON the API sends, built from one encoding of the table
+    shared by every seat, is `view` encoded, so the contract above covers it."""
+    states = states_to_check()[::3]
+    for state in states:
+        table = table_json(state)
+        for viewer in VIEWERS:
+            assert view_json(state, viewer, table) == ENCODE(view(state, viewer))
+    assert len(states) >= 3000
 
 
 def with_talk(state: State, k: int) -> State:

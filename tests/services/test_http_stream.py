@@ -14,7 +14,7 @@ import pytest
 from http_kit import Server, sse_events
 
 from domain import commands as cmd
-from domain import view
+from domain.seat_view import table_json, view_json
 from domain.state import State
 from infra.db import create_engine
 from infra.doorbell import Doorbell
@@ -233,31 +233,42 @@ def test_a_keep_alive_comes_at_the_second_nudge_with_nothing_offered_between():
 
 
 def test_a_feed_keeps_the_views_of_the_states_it_remembers_and_no_more(monkeypatch):
-    made: list = []
-    monkeypatch.setattr(stream, "view", lambda state, seat: made.append(state.seq) or {})
+    tables: list = []
+    monkeypatch.setattr(stream, "table_json", lambda state: tables.append(state.seq) or b"{}")
+    monkeypatch.setattr(stream, "view_json", lambda state, seat, table: b"{}")
     feed = stream.Feed("T", State(seq=1))
     for seq in range(2, 10 * stream.RECENT):
         feed._show([(State(seq=seq), None)])
         for seat in (0, 1, 2, 3, None):
-            feed.view_frame(feed.state, seat)
+            feed.view_json(feed.state, seat)
 
+    assert tables == list(range(2, 10 * stream.RECENT)), "a state's five views share its table"
+    assert len(feed._tables) <= 2 * stream.RECENT + 1
     assert len(feed._views) <= 2 * stream.RECENT + 1
     last = feed.state
-    made.clear()
-    feed.view_frame(last, 2)
-    feed.view_frame(State(seq=2), 2)
-    assert made == [2]  # the newest state's view is kept; one long gone is made again
+    tables.clear()
+    feed.view_json(last, 2)
+    feed.view_json(State(seq=2), 2)
+    assert tables == [2]  # the newest state's view is kept; one long gone is made again
 
 
-def test_spectators_of_one_table_share_each_view(api, base_url, started, monkeypatch):
+def test_spectators_and_movers_share_each_view(api, base_url, started, monkeypatch):
+    """Ten spectators' streams and the movers' own answers: each state's table is encoded once
+    and each of its views made once."""
     people, code = started
     made: list = []
+    tables: list = []
 
-    def counted(state, seat):
+    def counted(state, seat, table):
         made.append((state.seq, seat))
-        return view(state, seat)
+        return view_json(state, seat, table)
 
-    monkeypatch.setattr(stream, "view", counted)
+    def counted_table(state):
+        tables.append(state.seq)
+        return table_json(state)
+
+    monkeypatch.setattr(stream, "view_json", counted)
+    monkeypatch.setattr(stream, "table_json", counted_table)
     watching = [
         read_views(base_url, f"/api/tables/{code}/events", {}, lambda got: len(got) >= 2, [])
         for _ in range(10)
@@ -265,7 +276,9 @@ def test_spectators_of_one_table_share_each_view(api, base_url, started, monkeyp
     play_moves(people, code, 1, random.Random(5))
     for thread in watching:
         thread.join(timeout=30)
-    assert made and len(made) == len(set(made)), "a spectator's view was made more than once"
+    assert made and len(made) == len(set(made)), "a view was made more than once"
+    assert tables and len(tables) == len(set(tables)), "a table was encoded more than once"
+    assert any(seat is not None for _, seat in made), "the mover's answer came from the feed"
 
 
 def test_streams_opened_together_share_one_feed(database_url, redis_url):
