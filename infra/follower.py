@@ -93,12 +93,15 @@ class Follower:
         were read.
 
         Events already committed can be held back behind an older transaction still running
-        (docs/event-store.md); for up to `patience` seconds this waits for them too, so a read
-        model caught up right after a write shows it.
+        (docs/event-store.md); for up to `patience` seconds this waits for those committed
+        before the call, so a read model caught up right after a write shows it. Not for
+        later ones: under load some are always held back by appends under way, and waiting
+        for them kept a follower polling for its whole patience at every call.
         """
         total = 0
         deadline = time.monotonic() + patience
         limit = batch or self._batch
+        goal = await self._store.last(self._of_type) if patience > 0 else START
         async with self._lock:
             while True:
                 async with self._engine.begin() as conn:
@@ -123,11 +126,8 @@ class Follower:
                     if len(records) == limit:
                         continue
                 # A short batch (or none) read everything the horizon let through: only held
-                # back events can be left, which the check below finds without a transaction
-                # of its own. Outside the transaction above: it would hold the horizon back.
-                if time.monotonic() >= deadline or not await self._store.held_back(
-                    after, self._of_type
-                ):
+                # back events can be left.
+                if after >= goal or time.monotonic() >= deadline:
                     return total
                 await asyncio.sleep(0.005)
 
@@ -140,7 +140,7 @@ class Follower:
         """Whether the log holds events this follower hasn't applied yet."""
         async with self._engine.connect() as conn:
             after = await checkpoint(conn, self.name)
-        return await self._store.held_back(after, self._of_type)
+        return await self._store.last(self._of_type) > after
 
     async def _lock_rows(self, conn: AsyncConnection) -> None:
         await conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": self._key})
