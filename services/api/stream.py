@@ -178,7 +178,11 @@ class Feed:
         is left to that read: a line is sent with the time the log gave it."""
         if after.seq - len(events) != self.state.seq or any(isinstance(e, SAID) for e in events):
             return
-        self._show((s, None) for s in stable_after(events, self.state))
+        # A command's events end at a stable state, `after`: shown as it is, shared with the
+        # table's cache. Only the states before it are folded again, to find any stable one
+        # among them; most moves are one event, and fold nothing twice.
+        *before, _ = events
+        self._show((s, None) for s in [*stable_after(before, self.state), after])
 
     def _show(self, items: Iterable[tuple[State, Said | None]]) -> None:
         for state, said in items:

@@ -14,11 +14,15 @@ import pytest
 from http_kit import Server, sse_events
 
 from domain import commands as cmd
+from domain import deciding, fold, legal
+from domain.decider import decide_and_fold
+from domain.game import opening
 from domain.seat_view import table_json, view_json
 from domain.state import State
 from infra.db import create_engine
 from infra.doorbell import Doorbell
 from infra.memory_store import MemoryEventStore
+from projections.replay import stable_after
 from services.api import stream
 from services.api.app import create_app
 from services.use_cases import Tables
@@ -230,6 +234,30 @@ def test_a_keep_alive_comes_at_the_second_nudge_with_nothing_offered_between():
     quiet.nudge()
     quiet.nudge()
     assert quiet.queue.qsize() == 1
+
+
+def test_a_feed_shows_what_folding_a_commands_events_again_would_and_keeps_its_final_state():
+    """What this process appended reaches its feed with the state after it: every stable state
+    a fold of the events would find is shown, equal, and the last is the use case's own."""
+    rng = random.Random(11)
+    every_rule = dict.fromkeys(
+        ("stick_dealer", "alone", "defend_alone", "farmers", "canadian"), "on"
+    )
+    several = 0
+    for _ in range(6):
+        log = opening(f"{rng.getrandbits(256):064x}", every_rule, code="T")
+        state = fold(log)
+        feed = stream.Feed("T", state)
+        while state.status == "playing":
+            command = rng.choice(legal(state, deciding(state)[0].seat))
+            events, after = decide_and_fold(state, command)
+            feed.committed(after, events)
+            folded = list(stable_after(events, state))
+            assert list(feed.recent)[-len(folded) :] == folded
+            assert feed.state is after
+            several += len(events) > 1
+            state = after
+    assert several > 100, "commands of several events, each folded again but for the last"
 
 
 def test_a_feed_keeps_the_views_of_the_states_it_remembers_and_no_more(monkeypatch):
