@@ -23,11 +23,11 @@ from euchre_kit import (
 from domain import Decision, State, decide, deciding, fallback, legal, new_game, view
 from domain import commands as cmd
 
+# In the order a view is sent: what everyone at the table sees, then the seat's own.
 VIEW_FIELDS = [
     "code",
     "seq",
     "status",
-    "you",
     "host",
     "seats",
     "settings",
@@ -45,19 +45,20 @@ VIEW_FIELDS = [
     "defender",
     "sitting",
     "bids",
-    "hand",
-    "buried",
     "counts",
     "trick",
     "leader",
     "tricks",
     "taken",
-    "can",
     "outcome",
     "hands",
     "winner",
     "seed_hash",
     "seed",
+    "you",
+    "hand",
+    "buried",
+    "can",
 ]
 
 
