@@ -51,7 +51,7 @@ from load import (
     pct,
     post,
     serving,
-    tree_cpu,
+    tree_cpu_by_program,
     watch,
 )
 
@@ -159,8 +159,12 @@ async def read_log(database_url: str, codes: list[str]) -> dict[str, list[Record
 async def run(server: Server, args, pids: list[int]) -> None:
     figures, codes, started = Figures(), [], set()
 
-    def cpu() -> float:
-        return sum(tree_cpu(pid) for pid in pids)
+    def cpu() -> dict[str, float]:
+        totals: dict[str, float] = {}
+        for pid in pids:
+            for program, seconds in tree_cpu_by_program(pid).items():
+                totals[program] = totals.get(program, 0.0) + seconds
+        return totals
 
     async with client(server.base) as http:
         tokens = []
@@ -180,10 +184,12 @@ async def run(server: Server, args, pids: list[int]) -> None:
         print(f"{args.tables} tables playing", flush=True)
         await asyncio.sleep(args.warmup)
         cpu0, t0, opened = cpu(), time.perf_counter(), datetime.now(UTC)
+        own0 = time.process_time()
         figures.measuring = True
         await asyncio.sleep(args.seconds)
         figures.measuring = False
         cpu1, t1, closed = cpu(), time.perf_counter(), datetime.now(UTC)
+        client_cpu = time.process_time() - own0
         await asyncio.sleep(FOLLOW)
         for task in [*games, *MOVING]:
             task.cancel()
@@ -203,6 +209,12 @@ async def run(server: Server, args, pids: list[int]) -> None:
     after_bot = [lag for lag, t in late if t.after_bot]
     seconds = t1 - t0
     moves = len(figures.moves) + bot_moves
+    spent = {program: cpu1[program] - cpu0.get(program, 0.0) for program in cpu1}
+    used = sum(spent.values())
+    shares = ", ".join(
+        f"{program} {spent[program] / max(moves, 1) * 1000:.2f}"
+        for program in sorted(spent, key=lambda program: -spent[program])
+    )
     print(
         f"tables={args.tables} seconds={seconds:.0f} workers={args.workers}"
         f" x {args.bot_threads} threads\n"
@@ -214,9 +226,9 @@ async def run(server: Server, args, pids: list[int]) -> None:
         f"  p95 when the turn came from a person's move={pct(after_person, 95) * 1000:.0f} ms"
         f" ({len(after_person)}), from a bot's move={pct(after_bot, 95) * 1000:.0f} ms"
         f" ({len(after_bot)})\n"
-        f"server CPU per move={(cpu1 - cpu0) / max(moves, 1) * 1000:.2f} ms"
+        f"server CPU per move={used / max(moves, 1) * 1000:.2f} ms ({shares})"
         f"  ({moves} moves by people and bots; the server tree used"
-        f" {(cpu1 - cpu0) / seconds:.2f} cores)\n"
+        f" {used / seconds:.2f} cores, this client {client_cpu / seconds:.2f})\n"
         f"people's POST p50={pct(figures.posts, 50) * 1000:.1f} ms"
         f"  p99={pct(figures.posts, 99) * 1000:.1f} ms"
         f"  errors={len(figures.errors)}  stale 409s={figures.conflicts}\n"
