@@ -58,11 +58,15 @@ class Tables:
             raise NoSuchTable(code)
         return state
 
+    def known(self, code: str) -> State | None:
+        """The table as this process last saw it, with no read: it may be behind the log."""
+        return self._cache.get(code)
+
     async def seat_of(self, code: str, player: str) -> int:
         """The seat `player` sits in, as this process last saw the table or, if that doesn't
         seat them, as the log has it now; refused in the rules' words if they sit at none.
         A seat seen here that has since changed hands is refused when the move is decided."""
-        state = self._cache.get(code)
+        state = self.known(code)
         if state is None or state.seat_of(player) is None:
             state = await self.load(code)
         return own_seat(state, player)

@@ -38,7 +38,7 @@ from infra.presence import Presence, namespace
 from infra.ratings import Ratings
 from infra.reviews import Reviews
 from services.bots.sweeper import Sweeper
-from services.bots.turns import Scheduler, play_turn
+from services.bots.turns import Scheduler, Send, play_turn
 from services.use_cases import Tables
 
 log = logging.getLogger(__name__)
@@ -61,8 +61,14 @@ class BotSends:
 
     def __init__(self, broker_url: str, scale: float = 1.0, namespace: str = "euchre") -> None:
         self.broker = make_broker(broker_url, namespace)
+        self._scale = scale
+        self.scheduler = self.scheduling()
+
+    def scheduling(self, here: Send | None = None) -> Scheduler:
+        """A scheduler that sends on this broker; `here`, if given, plays the bot turns
+        instead (Scheduler says when)."""
         wakes = {GameWon: self.wake_ratings, HandScored: self.wake_reviews}
-        self.scheduler = Scheduler(self.send, scale, wakes, gathered={HandScored})
+        return Scheduler(self.send, self._scale, wakes, gathered={HandScored}, here=here)
 
     def send(self, code: str, key: str, delay: float) -> None:
         send_bot_turn(self.broker, code, key, delay)
@@ -104,6 +110,8 @@ class BotRuntime:
         self._sends = BotSends(broker_url, scale, namespace)
         self.broker = self._sends.broker
         self.scheduler = self._sends.scheduler
+        # The worker's own moves schedule the turns they leave pending on its loop.
+        self._playing = self._sends.scheduling(here=self._wait_for_turn)
         self.send = self._sends.send
         self.wake_ratings = self._sends.wake_ratings
         self.wake_reviews = self._sends.wake_reviews
@@ -126,7 +134,7 @@ class BotRuntime:
         self._engine = create_engine(self.database_url, pool_size=2)
         store = await EventStore.open(self.database_url, size=self._threads + 2)
         self._store = store
-        self.tables = Tables(store, self.scheduler)
+        self.tables = Tables(store, self._playing)
         self.activity = Activity(self._engine, store)
         self.ratings = Ratings(self._engine, store)
         self.reviews = Reviews(self._engine, store)
@@ -144,9 +152,9 @@ class BotRuntime:
             outcome = self._on_loop(play_turn(self.tables, code, key, self.scale))
             log.debug("bot turn %s at %s: %s", key, code, outcome)
         else:
-            self._loop.call_soon_threadsafe(self._wait_for_turn, wait, code, key)
+            self._loop.call_soon_threadsafe(self._wait_for_turn, code, key, wait)
 
-    def _wait_for_turn(self, wait: float, code: str, key: str) -> None:
+    def _wait_for_turn(self, code: str, key: str, wait: float) -> None:
         task = self._loop.create_task(self._turn_after(wait, code, key))
         self._waiting.add(task)
         task.add_done_callback(self._waiting.discard)
@@ -257,7 +265,9 @@ class BotRuntime:
             thread.join()
         if self._thread.is_alive():
             self._on_loop(self._drop_waiting(), timeout=10)
-        self.scheduler.close()  # before the loop stops: its turns go out on the broker first
+        # Before the loop stops: the turns and wake-ups queued go out on the broker first.
+        self._playing.close()
+        self.scheduler.close()
         if self._thread.is_alive():
             if self._sweeper is not None:
                 self._on_loop(self._end(self._sweeper), timeout=10)

@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Collection, Mapping
 from concurrent.futures import ThreadPoolExecutor
 
-from domain import deciding, fallback, legal, view
+from domain import Decision, deciding, fallback, legal, view
 from domain.bots import choose
 from domain.errors import Refused
 from domain.events import Event
@@ -53,11 +53,20 @@ class Scheduler:
         scale: float,
         wakes: Mapping[type[Event], Wake] | None = None,
         gathered: Collection[type[Event]] = (),
+        here: Send | None = None,
     ) -> None:
         """`wakes`: for each kind of event a read model's worker follows (GameWon for the
         ratings, HandScored for the reviews), how to wake it once one commits; the kinds
-        `gathered` wake it WAKE_GATHER later, for all the commits of that moment at once."""
+        `gathered` wake it WAKE_GATHER later, for all the commits of that moment at once.
+
+        `here`: how this process plays a turn itself, called on the loop the commits run on.
+        A worker keeps the turns its own moves leave pending: sent, each would go out to the
+        broker and come back (a send, a ring, a fetch, an ack, and threads on both sides) only
+        to wait out its think time on a worker's loop, most often this one. Kept here, it
+        waits the same way, with the same risk: a worker that stops loses the turns it is
+        waiting on, and the sweeper sends them again."""
         self._send = send
+        self._here = here
         self._scale = scale
         self._wakes = dict(wakes or {})
         self._gathered = frozenset(gathered)
@@ -84,7 +93,10 @@ class Scheduler:
             )
             for d in bot_decisions(state)
         ]
-        if turns:
+        if turns and self._here is not None:
+            for turn in turns:
+                self._here(*turn)
+        elif turns:
             self._sender.submit(self._send_each, turns)
 
     def _send_each(self, turns: list[tuple[str, str, float]]) -> None:
@@ -130,8 +142,14 @@ class Scheduler:
 async def play_turn(tables: Tables, code: str, key: str, scale: float = 0.0) -> str:
     """Make the bot move for decision `key` at table `code`; says what happened. `scale`
     is the pacing's (pacing.py): a searching level moves once its search time is up."""
-    state = await tables.load(code)
-    decision = next((d for d in deciding(state) if d.key == key), None)
+    # What this process last saw of the table, most often its own last move, serves with no
+    # read if the turn is pending there: were it behind the log, the append's seq check finds
+    # out, and the move is decided again on a fresh read (moved on if the game has).
+    state = tables.known(code)
+    decision = _pending(state, key)
+    if decision is None:
+        state = await tables.load(code)
+        decision = _pending(state, key)
     if decision is None or not state.seats[decision.seat].is_bot:
         return "moved on"
     seat = decision.seat
@@ -179,3 +197,7 @@ async def play_turn(tables: Tables, code: str, key: str, scale: float = 0.0) -> 
         )
         how = "fallback"
     return how
+
+
+def _pending(state: State | None, key: str) -> Decision | None:
+    return next((d for d in deciding(state) if d.key == key), None) if state else None

@@ -8,6 +8,7 @@ import asyncio
 import random
 import time
 
+import dramatiq
 import httpx
 import pytest
 from http_kit import Server
@@ -16,7 +17,7 @@ from log_kit import answered_decisions
 from domain import commands as cmd
 from domain import deciding
 from domain.shuffle import first_dealer
-from infra.broker import BOT_QUEUE, make_broker
+from infra.broker import BOT_QUEUE, BOT_TURN, make_broker
 from infra.eventstore import EventStore
 from services.api.app import create_app
 from services.bots.runtime import BotRuntime
@@ -108,6 +109,38 @@ async def test_the_same_message_twice_appends_one_move(database_url, broker_url,
         await asyncio.sleep(0.5)  # time for the duplicate to land, if it were going to
     assert (await quiet.load("TWICE")).seq == state.seq
     assert await each_decision_answered_once(store, "TWICE") == 3  # three bids, once each
+
+
+class Sent(dramatiq.Middleware):
+    """The bot turns a broker is given to carry."""
+
+    def __init__(self) -> None:
+        self.turns: list[tuple] = []
+
+    def after_enqueue(self, broker, message, delay) -> None:
+        if message.actor_name == BOT_TURN:
+            self.turns.append(message.args)
+
+
+async def test_the_worker_plays_the_turns_its_own_moves_leave_with_no_message(
+    database_url, broker_url, namespace, store
+):
+    """Three bots bid before the host: the first turn comes through the broker, and the two
+    that the worker's own bids leave pending it plays itself."""
+    host = first_dealer(SEED)
+    quiet = Tables(store)
+    await open_table(quiet, "CHAIN", host_seat=host)
+    first = deciding(await quiet.load("CHAIN"))[0]
+    sent = Sent()
+    with BotRuntime(database_url, broker_url, 0.0, namespace=namespace, sweep=False) as bots:
+        bots.broker.add_middleware(sent)
+        bots.send("CHAIN", first.key, 0.0)
+        deadline = time.monotonic() + 30
+        while deciding(await quiet.load("CHAIN"))[0].seat != host:
+            assert time.monotonic() < deadline, "the bots stopped bidding"
+            await asyncio.sleep(0.05)
+    assert await each_decision_answered_once(store, "CHAIN") == 3
+    assert [key for _, key, _ in sent.turns] == [first.key]
 
 
 async def test_a_turn_sent_with_a_delay_is_played_once_it_is_due_and_not_before(

@@ -120,6 +120,74 @@ async def test_a_bot_turn_plays_once_and_a_stale_key_moves_on() -> None:
     assert await store.last_seq("ABCD") == seq
 
 
+async def test_a_scheduler_that_plays_here_sends_none_of_its_turns() -> None:
+    """A worker's own commits: the turns they leave pending are played by the worker itself,
+    and only a read model's wake-up still goes out."""
+    sent: list[tuple[str, str, float]] = []
+    kept: list[tuple[str, str, float]] = []
+    woken: list[str] = []
+    scheduler = Scheduler(
+        lambda *turn: sent.append(turn),
+        scale=0,
+        wakes={ev.GameStarted: lambda: woken.append("started")},
+        here=lambda *turn: kept.append(turn),
+    )
+    tables = Tables(MemoryEventStore(), on_commit=scheduler)
+    await open_table(tables)
+    await tables.execute("ABCD", cmd.LeaveSeat(player="ann", seat=0))
+    state = await tables.execute("ABCD", cmd.StartGame(player="ann"))
+    scheduler.close()
+    assert kept == [("ABCD", f"1.0.{state.turn}", 0.0)]
+    assert sent == [] and woken == ["started"]
+
+
+def counting_reads(store: MemoryEventStore) -> list[int]:
+    """The seqs `store` is read after, from now on."""
+    reads: list[int] = []
+    read = store.read
+
+    async def counted(code: str, after_seq: int = 0):
+        reads.append(after_seq)
+        return await read(code, after_seq)
+
+    store.read = counted  # type: ignore[method-assign]
+    return reads
+
+
+async def test_a_bot_turn_pending_in_memory_is_played_without_a_read_and_checked_by_the_append():
+    """A worker's memory of a table is most often its own last move, where the next bot's
+    turn is pending: it plays on that with no read. Behind the log by some talk, the move is
+    still taken; behind by the turn itself, played elsewhere, nothing is appended twice."""
+    store = MemoryEventStore()
+    here, there = Tables(store), Tables(store)
+    await open_table(here)
+    await here.execute("ABCD", cmd.LeaveSeat(player="ann", seat=0))
+    state = await here.execute("ABCD", cmd.StartGame(player="ann"))
+    reads = counting_reads(store)
+
+    def key(state: State) -> str:
+        return deciding(state)[0].key
+
+    assert await play_turn(here, "ABCD", key(state)) == "played"
+    assert await play_turn(here, "ABCD", key(here.known("ABCD"))) == "played"
+    assert reads == []
+
+    await there.execute("ABCD", cmd.Say(player="kib", name="Kib", text="go on"))
+    before = here.known("ABCD")
+    assert await play_turn(here, "ABCD", key(before)) == "played"
+    after = here.known("ABCD")
+    assert type((await logged(store, "ABCD"))[before.seq]) is ev.ChatSaid
+    assert after.moves == before.moves + 1 and after.seq == await store.last_seq("ABCD")
+
+    behind = here.known("ABCD")
+    assert await play_turn(there, "ABCD", key(behind)) == "played"
+    seq = await store.last_seq("ABCD")
+    # Its append is the one already made (the same command id), so nothing is appended twice.
+    assert await play_turn(here, "ABCD", key(behind)) in {"played", "moved on"}
+    assert await store.last_seq("ABCD") == seq
+    assert here.known("ABCD").seq == seq
+
+
 async def test_a_process_behind_the_log_decides_again_on_what_is_there() -> None:
     """Two processes on one log: the one whose memory of the table is out of date neither
     refuses a move that is legal now nor applies one twice, and reads only when it must."""
