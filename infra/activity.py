@@ -48,10 +48,12 @@ class Activity:
             rows = await conn.execute(query, {"s": seconds})
             return [(row.code, float(row.idle)) for row in rows]
 
-    async def unfinished(self) -> list[str]:
-        """Every table whose game isn't over: waiting, or playing."""
+    async def unfinished(self) -> list[tuple[str, int]]:
+        """Every table whose game isn't over (waiting, or playing), with the seq of its last
+        event that isn't talk."""
         async with self._engine.connect() as conn:
-            return list(await conn.scalars(select(activity.c.code)))
+            rows = await conn.execute(select(activity.c.code, activity.c.seq))
+            return [(row.code, row.seq) for row in rows]
 
     @staticmethod
     async def _apply(conn: AsyncConnection, records: list[RecordedEvent]) -> None:

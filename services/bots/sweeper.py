@@ -135,7 +135,8 @@ class Sweeper:
     async def _gone(self, presence: Presence) -> None:
         """Everyone seated at a game with no stream open and no request for the grace period
         is away."""
-        states = [s for code in await self._activity.unfinished() if (s := await self._load(code))]
+        unfinished = await self._activity.unfinished()
+        states = [s for code, seq in unfinished if (s := await self._seen(code, seq))]
         seated = {
             (s.code, seat.player): (s, n)
             for s in states
@@ -146,6 +147,16 @@ class Sweeper:
         for pair in await presence.absent(seated):
             state, n = seated[pair]
             await self._mark_away(state, n, "gone")
+
+    async def _seen(self, code: str, seq: int) -> State | None:
+        """The table as this process last saw it, if that is as far as `seq`, the last move
+        the activity knows of (talk seats nobody): every table is looked at every few seconds,
+        and a read of each would be a query for every table in play. What was seen is
+        enough: a mark decided on a table since moved on is stale when appended."""
+        known = self._tables.known(code)
+        if known is not None and known.seq >= seq:
+            return known
+        return await self._load(code)
 
     async def _load(self, code: str) -> State | None:
         try:

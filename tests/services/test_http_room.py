@@ -4,7 +4,9 @@ server, PostgreSQL and Redis (the sweeper run here, as a worker would run it).""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
+from collections.abc import AsyncIterator
 
 import httpx
 import redis
@@ -109,21 +111,29 @@ def test_with_spectators_off_only_players_may_watch(api):
     assert ada.ok("GET", "/api/tables/PRIVATE")["you"] == 0
 
 
-async def _sweep(database_url: str, redis_url: str) -> None:
-    """One sweep, as the worker holding the sweeper's lock makes it."""
+@contextlib.asynccontextmanager
+async def _sweeper(
+    database_url: str, redis_url: str, grace: float = sweeping.GRACE_SECONDS
+) -> AsyncIterator[tuple[Sweeper, Tables]]:
+    """A sweeper, as the worker holding the sweeper's lock has it, and its worker's tables."""
     engine = create_engine(database_url)
     store = await EventStore.open(database_url, size=2)
     client = redis.asyncio.from_url(redis_url)
     try:
         presence = Presence(client, namespace(database_url))
-        sweeper = Sweeper(
-            Activity(engine, store), Tables(store), lambda *a: None, 0.0, presence=presence
-        )
-        await sweeper.sweep()
+        tables = Tables(store)
+        activity = Activity(engine, store)
+        yield Sweeper(activity, tables, lambda *a: None, 0.0, grace, presence), tables
     finally:
         await client.aclose()
         await store.close()
         await engine.dispose()
+
+
+async def _sweep(database_url: str, redis_url: str) -> None:
+    """One sweep by a worker that has seen no table yet."""
+    async with _sweeper(database_url, redis_url) as (sweeper, _):
+        await sweeper.sweep()
 
 
 def _sweep_until(database_url: str, redis_url: str, done, seconds: float = 15) -> None:
@@ -173,6 +183,42 @@ def test_a_person_gone_is_covered_and_opening_the_table_brings_them_back(
     assert not back["seats"][back["you"]]["away"]
     assert [e["type"] for e in api.log("GONE")][-2:] == ["PlayerWentAway", "PlayerCameBack"]
     assert api.log("GONE")[-2]["reason"] == "gone"
+
+
+def test_the_sweeper_looks_for_the_gone_on_tables_as_seen_unless_the_game_has_moved_since(
+    api, database_url, redis_url, monkeypatch
+):
+    """Every table in play is looked at every few seconds, so a worker's own memory of it
+    serves, with no read; one from before the last move the activity knows of is read again
+    (here it is from before the game began, when nobody was in play to be gone)."""
+    monkeypatch.setattr(sweeping, "PRESENCE_EVERY", 0.0)  # at every sweep
+    people = four(api, "SEEN")
+
+    async def sweeps() -> list[int]:
+        # Its tables go quiet only after a minute: no overdue turn is looked for meanwhile.
+        async with _sweeper(database_url, redis_url, grace=60) as (sweeper, tables):
+            await tables.load("SEEN")
+            people[0].ok("POST", "/api/tables/SEEN/start")
+            gone = people[_turn(people[0].ok("GET", "/api/tables/SEEN"))]
+            _forget(database_url, redis_url, "SEEN", gone.id)
+            deadline = time.monotonic() + 15
+            while _last(api, "SEEN")["type"] != "PlayerWentAway":
+                assert time.monotonic() < deadline, "the gone person was never marked away"
+                await sweeper.sweep()
+                await asyncio.sleep(0.3)
+            reads: list[int] = []
+            read = tables.store.read
+
+            async def counted(code: str, after_seq: int = 0):
+                reads.append(after_seq)
+                return await read(code, after_seq)
+
+            tables.store.read = counted  # type: ignore[method-assign]
+            await sweeper.sweep()
+            return reads
+
+    assert asyncio.run(sweeps()) == []
+    assert api.log("SEEN")[-1]["type"] == "PlayerWentAway"
 
 
 def test_a_move_brings_a_covered_person_back_and_a_leaver_must_sit_down(
