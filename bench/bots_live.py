@@ -164,6 +164,8 @@ async def run(server: Server, args, pids: list[int]) -> None:
         totals: dict[str, float] = {}
         for pid in pids:
             for program, seconds in tree_cpu_by_program(pid).items():
+                # The further workers' roots are Python processes like serve's own worker.
+                program = "python" if program == "api" and pid != server.pid else program
                 totals[program] = totals.get(program, 0.0) + seconds
         return totals
 

@@ -15,25 +15,38 @@ from infra.eventstore import CHANNEL
 log = logging.getLogger(__name__)
 
 
+# Runs of carried events a wake keeps between two waits; past that, its reader reads the log.
+CARRIED_RUNS = 16
+
+Carried = tuple[int, str]  # the seq of a ring's first event, and its events as JSON
+
+
 class Wake:
-    """Set by a ring and cleared by the wait that sees it; a ring only says "read again".
+    """Set by a ring and cleared by the wait that sees it; a ring says "read again", and may
+    carry what was appended.
 
     After a wait that was rung, `announced` is the highest seq the rings since the wait before
     announced, or None if one didn't say: a reader already that far (by its own process's
-    append) needn't read at all.
+    append) needn't read at all. `carried` is the events the rings since that wait carried,
+    in the order they came; a reader may show those that follow on from what it has, and
+    needn't read if they take it as far as `announced`.
     """
 
     def __init__(self) -> None:
         self._woken = asyncio.Event()
         self._rung = False
         self._pending: int | None = 0
+        self._carrying: list[Carried] = []
         self.announced: int | None = None
+        self.carried: list[Carried] = []
 
-    def ring(self, seq: int | None = None) -> None:
+    def ring(self, seq: int | None = None, carried: Carried | None = None) -> None:
         if seq is None or self._pending is None:
             self._pending = None
         else:
             self._pending = max(self._pending, seq)
+        if carried is not None and len(self._carrying) < CARRIED_RUNS:
+            self._carrying.append(carried)
         self._rung = True
         self._woken.set()
 
@@ -58,6 +71,7 @@ class Wake:
             return False
         self._rung = False
         self.announced, self._pending = self._pending, 0
+        self.carried, self._carrying = self._carrying, []
         return True
 
 
@@ -129,8 +143,14 @@ class Doorbell:
                     if note.channel != CHANNEL:
                         self._notices[note.channel](note.payload)
                         continue
-                    stream, _, seq = note.payload.rpartition(":")
-                    self._ring(stream, int(seq) if seq.isdigit() else None)
+                    head, _, carried = note.payload.partition("\n")
+                    stream, _, seq = head.rpartition(":")
+                    first, _, events = carried.partition("\n")
+                    self._ring(
+                        stream,
+                        int(seq) if seq.isdigit() else None,
+                        (int(first), events) if first.isdigit() and events else None,
+                    )
             except psycopg.OperationalError as error:
                 log.warning("doorbell connection lost, reconnecting: %s", error)
             finally:
@@ -151,6 +171,8 @@ class Doorbell:
             except psycopg.OperationalError as error:
                 log.warning("doorbell cannot reconnect yet: %s", error)
 
-    def _ring(self, stream: str, seq: int | None) -> None:
-        for wake in (*self._watchers.get(stream, ()), *self._watchers.get(None, ())):
-            wake.ring(seq)
+    def _ring(self, stream: str, seq: int | None, carried: Carried | None = None) -> None:
+        for wake in self._watchers.get(stream, ()):
+            wake.ring(seq, carried)
+        for wake in self._watchers.get(None, ()):
+            wake.ring(seq)  # a follower of every stream reads them all anyway

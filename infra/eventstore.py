@@ -138,6 +138,12 @@ APPEND_SQL = (
 BATCH = 64
 # Batches on their way at once, each on a connection of its own.
 APPENDERS = 1
+# Bytes of events a ring carries at most, so that a watcher in another process can show them
+# without reading the log: a notification's payload must stay under 8000 bytes, and a hand's
+# deal, the largest of one command's events, is a few hundred. The payload is seen by every
+# session listening on the database, which only the service's own processes do; they may read
+# the log anyway.
+CARRIED = 4000
 # One notifying transaction for every append a process made while the last one was on its way.
 # A ring is worth nothing after a crash, so its commit doesn't wait for the disk.
 RING_SQL = (
@@ -242,6 +248,28 @@ class _Waiting:
             self.outcome.set_exception(error)
 
 
+@dataclass(slots=True)
+class _Ring:
+    """A stream's ring on its way: the last seq appended, and the events from `first` on, if
+    the appends since the last ring followed on from each other."""
+
+    first: int
+    last: int
+    events: list[tuple[str, bytes]] | None
+
+    def payload(self, stream: str) -> str:
+        """`stream:last`, then, if they fit, a line with `first` and a line with the events
+        as JSON, `[[type, data], ...]` (JSON as msgspec writes it has no line break)."""
+        head = f"{stream}:{self.last}"
+        if self.events is None:
+            return head
+        encode = msgspec.json.encode
+        body = b",".join(b"[%b,%b]" % (encode(type_), data) for type_, data in self.events)
+        if len(body) > CARRIED:
+            return head
+        return f"{head}\n{self.first}\n[{body.decode()}]"
+
+
 class EventStore:
     """The log in PostgreSQL, over psycopg's own pool: one per process serves every request
     and worker.
@@ -255,7 +283,7 @@ class EventStore:
         self._pool = pool
         self._waiting: list[_Waiting] = []
         self._senders: set[asyncio.Task[None]] = set()
-        self._rings: dict[str, int] = {}
+        self._rings: dict[str, _Ring] = {}
         self._ringing: asyncio.Task[None] | None = None
 
     @classmethod
@@ -394,21 +422,31 @@ class EventStore:
                 waiting.fail(ConcurrencyConflict(waiting.stream, waiting.expected_seq, seq))
             else:
                 if outcome == "a":
-                    self._ring(waiting.stream, rows_of[-1][0])
+                    carried = [(e.type, d) for e, d in zip(waiting.new, waiting.data, strict=True)]
+                    self._ring(waiting.stream, seq, rows_of[-1][0], carried)
                 positions = tuple(position for _, position, _ in rows_of)
                 waiting.succeed(AppendResult(seq, rows_of[-1][0], positions, outcome == "d"))
 
-    def _ring(self, stream: str, seq: int) -> None:
+    def _ring(self, stream: str, first: int, last: int, events: list[tuple[str, bytes]]) -> None:
         """Ring the doorbell for `stream` soon, with the others this process appended to by
-        then: under load, one notifying commit carries many appends' rings."""
-        self._rings[stream] = max(seq, self._rings.get(stream, 0))
+        then: under load, one notifying commit carries many appends' rings. The ring carries
+        the events appended since the last, if they follow on from each other."""
+        ring = self._rings.get(stream)
+        if ring is None:
+            self._rings[stream] = _Ring(first, last, events)
+        elif ring.events is not None and ring.last + 1 == first:
+            ring.last = last
+            ring.events += events
+        else:
+            ring.last = max(ring.last, last)
+            ring.events = None
         if self._ringing is None:
             self._ringing = asyncio.create_task(self._send_rings())
 
     async def _send_rings(self) -> None:
         try:
             while self._rings:
-                payloads = [f"{stream}:{seq}" for stream, seq in self._rings.items()]
+                payloads = [ring.payload(stream) for stream, ring in self._rings.items()]
                 self._rings = {}
                 try:
                     async with self._pool.connection() as conn:

@@ -15,6 +15,7 @@ import contextlib
 from collections import deque
 from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 import msgspec
 from litestar import Controller, Request, get
@@ -22,11 +23,12 @@ from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath
 from litestar.response import Stream
 
+from domain.codec import to_event
 from domain.events import Event
 from domain.seat_view import table_json, view_json
 from domain.state import State
 from domain.talk import SAID
-from infra.doorbell import Doorbell, Wake
+from infra.doorbell import Carried, Doorbell, Wake
 from infra.players import Player
 from projections.replay import fold_records, stable_after
 from projections.talk import ChatLine, Logged, Said, shown
@@ -115,6 +117,13 @@ class Watcher:
         return await self.queue.get()
 
 
+_decode_runs = msgspec.json.Decoder(list[tuple[str, dict[str, Any]]]).decode
+
+
+def _talk(events: list[Event]) -> bool:
+    return any(isinstance(e, SAID) for e in events)
+
+
 class Feed:
     """The log reader for one table, alive while someone watches it.
 
@@ -160,9 +169,14 @@ class Feed:
                     for watcher in self.watchers:
                         watcher.nudge()
                     nudge_at = now + tick
-                # Rung for appends this process already handed over (`committed`): no read.
+                # Rung for appends this process already handed over (`committed`), or for
+                # appends the rings carried: no read.
                 if rung:
                     read = wake.announced is None or wake.announced > self.state.seq
+                    if read and wake.announced is not None and wake.carried:
+                        self._follow(wake.carried)
+                        tables.remember(self.state)
+                        read = wake.announced > self.state.seq
                 else:
                     read = now >= poll_at  # not if only the tick woke it
                 if rung or read:
@@ -176,13 +190,23 @@ class Feed:
         """This process appended `events`, ending at `after`: show them without a read, if
         they follow on from what the feed has (else the read after the ring catches up). Talk
         is left to that read: a line is sent with the time the log gave it."""
-        if after.seq - len(events) != self.state.seq or any(isinstance(e, SAID) for e in events):
+        if after.seq - len(events) != self.state.seq or _talk(events):
             return
         # A command's events end at a stable state, `after`: shown as it is, shared with the
         # table's cache. Only the states before it are folded again, to find any stable one
         # among them; most moves are one event, and fold nothing twice.
         *before, _ = events
         self._show((s, None) for s in [*stable_after(before, self.state), after])
+
+    def _follow(self, carried: list[Carried]) -> None:
+        """Show the events rings carried from another process's appends, as far as they follow
+        on from the feed. Talk stops it, as in `committed`; a gap too, left to the read."""
+        for first, runs in carried:
+            events = [to_event(type_, data) for type_, data in _decode_runs(runs)]
+            new = events[self.state.seq + 1 - first :]
+            if first > self.state.seq + 1 or _talk(new):
+                return
+            self._show((s, None) for s in stable_after(new, self.state))
 
     def _show(self, items: Iterable[tuple[State, Said | None]]) -> None:
         for state, said in items:

@@ -3,6 +3,7 @@
 import asyncio
 from contextlib import AsyncExitStack
 
+import msgspec
 import psycopg
 import pytest
 from sqlalchemy import text
@@ -11,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from domain.chain import canonical
 from infra.db import conninfo
 from infra.doorbell import Doorbell, Wake
-from infra.eventstore import APPEND_SQL, EventStore, NewEvent
+from infra.eventstore import APPEND_SQL, CARRIED, EventStore, NewEvent
 
 pytestmark = pytest.mark.anyio
 
@@ -56,6 +57,32 @@ async def test_the_doorbell_rings_watchers_of_that_stream_and_of_every_stream(
         assert await t1.wait(5)
         assert await everything.wait(5)
         assert not await t2.wait(0.2)
+
+
+async def test_a_ring_carries_what_was_appended_if_it_fits_and_only_to_that_streams_watchers(
+    engine: AsyncEngine, store: EventStore
+):
+    async with (
+        Doorbell(engine) as doorbell,
+        doorbell.watch("T1") as t1,
+        doorbell.watch(None) as everything,
+    ):
+        await store.append("T1", 0, [NOTED, NewEvent("Said", {"text": 'a\nb "c" é'})])
+        assert await t1.wait(5)
+        assert t1.announced == 2
+        ((first, runs),) = t1.carried
+        assert first == 1
+        assert msgspec.json.decode(runs) == [
+            ["Noted", {"n": 1}],
+            ["Said", {"text": 'a\nb "c" é'}],
+        ]
+        assert await everything.wait(5)
+        assert everything.announced == 2 and everything.carried == []
+
+        # Too long to carry: rung, with nothing carried, so the watcher reads.
+        await store.append("T1", 2, [NewEvent("Noted", {"text": "x" * CARRIED})])
+        assert await t1.wait(5)
+        assert t1.announced == 3 and t1.carried == []
 
 
 async def test_many_watchers_share_one_listening_connection(engine: AsyncEngine, store: EventStore):

@@ -21,6 +21,7 @@ from domain.seat_view import table_json, view_json
 from domain.state import State
 from infra.db import create_engine
 from infra.doorbell import Doorbell
+from infra.eventstore import EventStore
 from infra.memory_store import MemoryEventStore
 from projections.replay import stable_after
 from services.api import stream
@@ -216,6 +217,54 @@ def test_feeds_share_one_clock_and_read_on_it_when_a_ring_is_lost():
             assert item is not None and item.seq == 3
 
     asyncio.run(run())
+
+
+def test_a_feed_shows_another_processs_moves_as_their_rings_carry_them_and_reads_for_talk(
+    database_url,
+):
+    """A bot's move is appended by a worker, not by the process streaming it: its ring
+    carries its events, and the feed shows them without reading the log. Talk is read, for
+    the time the log gives each line."""
+
+    async def run() -> list[int]:
+        engine = create_engine(database_url)
+        here_store = await EventStore.open(database_url, size=2)
+        there_store = await EventStore.open(database_url, size=2)  # the worker's
+        there = Tables(there_store)
+        opening = cmd.OpenTable(code="RING", host="ann", name="Ann", seed="5e" * 32, settings={})
+        await there.execute("RING", opening)
+        await there.execute("RING", cmd.LeaveSeat(player="ann", seat=0))
+        state = await there.execute("RING", cmd.StartGame(player="ann"))
+        reads: list[int] = []
+        try:
+            async with Doorbell(engine) as doorbell:
+                feeds = stream.Feeds(Tables(here_store), doorbell, poll=60.0, keep_alive=60.0)
+                async with feeds.subscribe("RING") as (_, watcher):
+                    await asyncio.sleep(0.2)  # its first read done
+                    read = here_store.read
+
+                    async def counted(code: str, after_seq: int = 0):
+                        reads.append(after_seq)
+                        return await read(code, after_seq)
+
+                    here_store.read = counted  # type: ignore[method-assign]
+                    for _ in range(40):  # past a hand's score, into the next
+                        move = legal(state, deciding(state)[0].seat)[0]
+                        state = await there.execute("RING", move)
+                        while (item := await asyncio.wait_for(watcher.next(), 5)) != state:
+                            assert isinstance(item, State) and item.seq < state.seq
+                    assert reads == []
+
+                    said = await there.execute("RING", cmd.Say(player="kib", name="Kib", text="gg"))
+                    line = await asyncio.wait_for(watcher.next(), 5)
+                    assert isinstance(line, stream.Line) and line.seq == said.seq
+        finally:
+            await here_store.close()
+            await there_store.close()
+            await engine.dispose()
+        return reads
+
+    assert len(asyncio.run(run())) == 1
 
 
 def test_a_keep_alive_comes_at_the_second_nudge_with_nothing_offered_between():
