@@ -9,15 +9,11 @@ never on the event loop, so a burst of sign-ins delays other sign-ins and nothin
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
-import multiprocessing
 import os
 import secrets
-import threading
 import time
 import uuid
-from concurrent.futures import ProcessPoolExecutor
 
 import msgspec
 from argon2 import PasswordHasher
@@ -39,7 +35,7 @@ from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from infra import names
+from infra import background, names
 
 metadata = MetaData()
 players = Table(
@@ -77,34 +73,7 @@ HASH_PROCESSES = max(1, (os.cpu_count() or 1) // 4)
 HASH_NICENESS = 10
 
 
-def _hashing_process(parent: int) -> None:
-    """A hashing process yields the CPU to everything else but is never starved of it (the
-    niceness above), and ends when the process that started it is gone, however that one
-    ended.
-
-    A process of its own, not a thread: a low-priority thread would hold the GIL when it hands
-    its result back, and the event loop would wait for a thread the scheduler is in no hurry
-    to run.
-    """
-    # Not the kernel's parent-death signal: that fires when the *thread* that started us ends,
-    # and the event loop's thread may be a short-lived one (a test's server, say).
-    threading.Thread(target=_exit_when_orphaned, args=(parent,), daemon=True).start()
-    with contextlib.suppress(AttributeError, OSError):
-        os.nice(HASH_NICENESS)
-
-
-def _exit_when_orphaned(parent: int) -> None:
-    while os.getppid() == parent:
-        time.sleep(1)
-    os._exit(0)
-
-
-_hashing = ProcessPoolExecutor(
-    HASH_PROCESSES,
-    mp_context=multiprocessing.get_context("spawn"),
-    initializer=_hashing_process,
-    initargs=(os.getpid(),),
-)
+_hashing = background.pool(HASH_PROCESSES, HASH_NICENESS)
 
 
 async def _off_loop(fn, *args):

@@ -288,15 +288,15 @@ def _rebuild_part(url: str, by_type: bool, bar: int | None = None) -> int:
     async def rebuild() -> int:
         engine = create_engine(url)
         store = await EventStore.open(url, size=4)
+        reviews = Reviews(engine, store)
         try:
             if by_type:
-                return await fold_again(
-                    [Ratings(engine, store).follower, Reviews(engine, store).follower]
-                )
+                return await fold_again([Ratings(engine, store).follower, reviews.follower])
             followers = [Lobby(engine, store).follower, Activity(engine, store).follower]
             with tqdm(total=bar, desc="log", unit=" events", unit_scale=True) as progress:
                 return await fold_again(followers, progress.update)
         finally:
+            reviews.close()
             await store.close()
             await engine.dispose()
 

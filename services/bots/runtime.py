@@ -275,6 +275,7 @@ class BotRuntime:
             if self._presence is not None:
                 self._on_loop(self._presence.close(), timeout=10)
             self._on_loop(self._engine.dispose(), timeout=10)
+            self.reviews.close()
             self._loop.call_soon_threadsafe(self._loop.stop)
             self._thread.join(timeout=10)
         self.broker.close()

@@ -6,6 +6,7 @@ rows and reviews the hands that have none, from the log."""
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 
 import pytest
@@ -19,7 +20,7 @@ from domain.review import played_hands, review
 from infra.db import create_engine
 from infra.eventstore import NewEvent
 from infra.follower import rebuild
-from infra.reviews import Reviews, hand_reviews
+from infra.reviews import SOLVING_NICENESS, Reviews, hand_reviews
 
 pytestmark = pytest.mark.anyio
 PEOPLE = [("ada", True), None, ("bo", False), None]
@@ -53,6 +54,23 @@ async def test_each_scored_hand_is_reviewed_once_as_the_rules_review_it(
     async with engine.connect() as conn:
         rows = (await conn.execute(select(hand_reviews.c.code, hand_reviews.c.hand_no))).all()
     assert len(rows) == len(set(rows)) == sum(len(list(played_hands(g))) for g in played)
+
+
+async def test_hands_are_solved_beside_this_process_at_a_lower_priority(engine, store):
+    """Not on a thread here, where each slice of the GIL the solver held was one a worker's
+    bot turns waited for; and the process is stopped with the model."""
+    model = Reviews(engine, store)
+    await append_game(store, "R0", games(1)[0])
+    await model.catch_up()
+    solving = model._solving
+    assert solving is not None
+    loop = asyncio.get_running_loop()
+    assert await loop.run_in_executor(solving, os.getpid) != os.getpid()
+    niceness = await loop.run_in_executor(solving, os.getpriority, os.PRIO_PROCESS, 0)
+    assert niceness == min(os.getpriority(os.PRIO_PROCESS, 0) + SOLVING_NICENESS, 19)
+    model.close()
+    with pytest.raises(RuntimeError):
+        solving.submit(os.getpid)
 
 
 async def test_a_hand_has_no_review_until_it_is_scored(engine, store):
