@@ -97,12 +97,16 @@ class Scheduler:
             for turn in turns:
                 self._here(*turn)
         elif turns:
-            self._sender.submit(self._send_each, turns)
+            self._sender.submit(self._send_each, turns, time.monotonic())
 
-    def _send_each(self, turns: list[tuple[str, str, float]]) -> None:
+    def _send_each(self, turns: list[tuple[str, str, float]], committed: float) -> None:
+        """Each turn's delay counts from the commit: a send that waited its turn on this
+        thread (behind a busy broker, or a busy process's GIL) must not add that wait to
+        the bot's think time."""
+        waited = time.monotonic() - committed
         for code, key, delay in turns:
             try:
-                self._send(code, key, delay)
+                self._send(code, key, max(0.0, delay - waited))
             except Exception:  # the sweeper re-sends what is lost
                 log.exception("could not send the bot turn %s of %s", key, code)
 

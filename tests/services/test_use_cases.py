@@ -15,7 +15,7 @@ from domain.codec import to_event
 from domain.errors import IllegalMove, NotAllowed
 from domain.state import State
 from infra.memory_store import MemoryEventStore
-from services.bots.pacing import search_seconds
+from services.bots.pacing import search_seconds, think_seconds
 from services.bots.turns import WAKE_GATHER, Scheduler, play_turn
 from services.use_cases import NoSuchTable, Stale, Tables
 
@@ -326,7 +326,28 @@ async def test_a_searching_bot_is_sent_early_by_its_search_time() -> None:
     state = await expert_table(Tables(MemoryEventStore(), on_commit=scheduler))
     scheduler.close()
     assert state.seats[state.turn].bot == "expert"
-    assert sent[-1] == ("ABCD", f"1.0.{state.turn}", pytest.approx(1.2 - 0.5))
+    code, key, delay = sent[-1]
+    assert (code, key) == ("ABCD", f"1.0.{state.turn}")
+    assert 1.2 - 0.5 - 0.1 < delay <= 1.2 - 0.5  # less what the sending thread took
+
+
+async def test_a_turn_held_up_on_the_sending_thread_takes_the_wait_off_its_delay() -> None:
+    """A bot's think time counts from the commit: a send that waited behind a slow one (a
+    busy broker) is sent with as much less delay, so the bot still moves on time."""
+    sent: list[float] = []
+
+    def slow(code: str, key: str, delay: float) -> None:
+        time.sleep(0.3)
+        sent.append(delay)
+
+    scheduler = Scheduler(slow, scale=1)
+    tables = Tables(MemoryEventStore(), on_commit=scheduler)
+    state = await expert_table(tables)
+    state = await tables.execute("ABCD", legal(state, state.turn)[0])
+    decision = deciding(state)[0]
+    scheduler.close()
+    due = think_seconds(state, decision, 1) - search_seconds(state, decision, 1)
+    assert len(sent) == 2 and due - 0.3 - 0.1 < sent[1] <= due - 0.3
 
 
 async def test_a_searching_bot_moves_when_its_think_time_is_up_not_before() -> None:
