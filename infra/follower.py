@@ -26,25 +26,30 @@ from infra.eventstore import (
     save_checkpoint,
 )
 
+PAGE = 1000  # rows in one statement of put_rows
+
 
 async def put_rows(
     conn: AsyncConnection, table: Table, rows: dict[str, dict | None], key: str = "code"
 ) -> None:
     """Set a read model's row for each key (a table's code, by default) to its values, or
-    delete it where None: one statement for each, however many a batch of the log touched."""
+    delete it where None: one statement for the deletions and one for each PAGE rows set,
+    however many a batch of the log touched."""
     gone = [k for k, values in rows.items() if values is None]
     kept = [{key: k, **values} for k, values in rows.items() if values is not None]
     if gone:
         await conn.execute(delete(table).where(table.c[key].in_(gone)))
-    if kept:
-        # Many rows to one statement compiled once: SQLAlchemy sends them a page of VALUES at
-        # a time, each page far below PostgreSQL's 65,535 parameters.
-        statement = upsert(table)
+    # Rows written as one statement of many VALUES a page: handed a list of parameters, the
+    # psycopg dialect sends a statement for each row (it pages VALUES only for statements
+    # that return rows), and the activity's follower sent 600 a second with bots at 1,000
+    # tables (docs/scaling.md). A page stays far below PostgreSQL's 65,535 parameters.
+    for first in range(0, len(kept), PAGE):
+        statement = upsert(table).values(kept[first : first + PAGE])
         statement = statement.on_conflict_do_update(
             index_elements=[table.c[key]],
             set_={name: statement.excluded[name] for name in kept[0] if name != key},
         )
-        await conn.execute(statement, kept)
+        await conn.execute(statement)
 
 
 HELD_BACK_WAIT = 1.0
