@@ -160,9 +160,8 @@ class BotRuntime:
         task.add_done_callback(self._waiting.discard)
 
     async def _turn_after(self, wait: float, code: str, key: str) -> None:
-        await asyncio.sleep(wait)
         try:
-            outcome = await play_turn(self.tables, code, key, self.scale)
+            outcome = await play_turn(self.tables, code, key, self.scale, wait)
         except Exception:
             # Back through the broker as a turn due now, to be played with its retries.
             log.exception("bot turn %s at %s failed; sending it again", key, code)

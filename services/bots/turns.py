@@ -143,15 +143,23 @@ class Scheduler:
         self._sender.shutdown(wait=True)
 
 
-async def play_turn(tables: Tables, code: str, key: str, scale: float = 0.0) -> str:
-    """Make the bot move for decision `key` at table `code`; says what happened. `scale`
-    is the pacing's (pacing.py): a searching level moves once its search time is up."""
+async def play_turn(
+    tables: Tables, code: str, key: str, scale: float = 0.0, wait: float = 0.0
+) -> str:
+    """Make the bot move for decision `key` at table `code` in `wait` seconds; says what
+    happened. `scale` is the pacing's (pacing.py): a searching level moves once its search
+    time is up."""
+    moves_at = asyncio.get_running_loop().time() + wait
     # What this process last saw of the table, most often its own last move, serves with no
     # read if the turn is pending there: were it behind the log, the append's seq check finds
-    # out, and the move is decided again on a fresh read (moved on if the game has).
+    # out, and the move is decided again on a fresh read (moved on if the game has). A read
+    # (a person moved last) is made at once, while the bot thinks, not added to its time.
+    if _pending(tables.known(code), key) is None:
+        await tables.load(code)
+    await asyncio.sleep(moves_at - asyncio.get_running_loop().time())
     state = tables.known(code)
     decision = _pending(state, key)
-    if decision is None:
+    if state is None or decision is None:  # moved on, or forgotten meanwhile
         state = await tables.load(code)
         decision = _pending(state, key)
     if decision is None or not state.seats[decision.seat].is_bot:

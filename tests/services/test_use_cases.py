@@ -188,6 +188,29 @@ async def test_a_bot_turn_pending_in_memory_is_played_without_a_read_and_checked
     assert here.known("ABCD").seq == seq
 
 
+async def test_a_bot_that_must_read_the_table_reads_while_it_thinks_and_moves_on_time():
+    """A person moved last, through another process: the bot's worker reads the table when
+    the turn comes, and the move still waits out the whole think time, no more."""
+    store = MemoryEventStore()
+    here, there = Tables(store), Tables(store)
+    await open_table(there)
+    await there.execute("ABCD", cmd.LeaveSeat(player="ann", seat=0))
+    state = await there.execute("ABCD", cmd.StartGame(player="ann"))
+    read_at: list[float] = []
+    read = store.read
+
+    async def timed(code: str, after_seq: int = 0):
+        read_at.append(anyio.current_time())
+        return await read(code, after_seq)
+
+    store.read = timed  # type: ignore[method-assign]
+    started = anyio.current_time()
+    assert await play_turn(here, "ABCD", deciding(state)[0].key, wait=0.3) == "played"
+    moved = anyio.current_time()
+    assert len(read_at) == 1 and read_at[0] - started < 0.1
+    assert 0.3 <= moved - started < 0.3 + 0.1
+
+
 async def test_a_process_behind_the_log_decides_again_on_what_is_there() -> None:
     """Two processes on one log: the one whose memory of the table is out of date neither
     refuses a move that is legal now nor applies one twice, and reads only when it must."""
