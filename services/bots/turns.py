@@ -1,9 +1,11 @@
-"""A bot's turn: schedule it after a commit, and play it when its message arrives.
+"""A bot's turn: schedule it after a commit, and play it when its message arrives (or, after
+the worker's own move, on the worker itself).
 
-The message names the table and the decision key it was scheduled for. Playing it folds the
-table afresh and does nothing if that decision is no longer pending, so a duplicate, late or
-re-sent message is harmless. The move is appended with the seq it was decided on and the key
-as its command id: two workers racing on one turn make one event.
+The turn names the table and the decision key it was scheduled for. Playing it looks at the
+table as the log has it (or as the worker last saw it, where the turn is pending there) and
+does nothing if that decision is no longer pending, so a duplicate, late or re-sent message is
+harmless. The move is appended with the seq it was decided on and the key as its command id:
+two workers racing on one turn make one event, and a table seen out of date is decided again.
 """
 
 from __future__ import annotations
