@@ -180,6 +180,7 @@ def _work(settings: Settings, threads: int, chatty: bool = True) -> None:
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
 
+    from infra import collector
     from infra.db import migrate
     from services.bots.runtime import BotRuntime
 
@@ -194,6 +195,7 @@ def _work(settings: Settings, threads: int, chatty: bool = True) -> None:
         threads=threads,
         presence_url=settings.redis_url,
     ):
+        collector.settle()
         logging.getLogger("euchre.worker").info("worker ready: %d threads take bot turns", threads)
         stop.wait()
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 
@@ -16,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from domain.events import Event
 from domain.state import State
-from infra import keyvalue
+from infra import collector, keyvalue
 from infra.db import create_engine
 from infra.doorbell import Doorbell
 from infra.eventstore import EventStore
@@ -45,12 +44,6 @@ from services.use_cases import Tables
 
 LOBBY_POLL = 5.0
 LOBBY_GATHER = 0.5
-# The collector's thresholds for a serving process (CPython's default is 700, 10, 10). Each
-# open stream keeps some 190 objects alive and each move makes short-lived ones that outlive a
-# 700-allocation young generation: promoted, they brought a full collection of ~470,000 objects
-# (~290 ms, a stall in every request) every 7-10 s at 2,500 streams. A young generation of
-# 50,000 lets them die young: one full collection in an 80 s run (docs/scaling.md).
-GC_THRESHOLDS = (50_000, 20, 10)
 
 OnCommit = Callable[[State, list[Event]], Awaitable[None]]
 
@@ -142,10 +135,7 @@ def create_app(
             background = [asyncio.create_task(_follow_lobby(lobby, doorbell))]
             if presence is not None:
                 background.append(asyncio.create_task(presence.run()))
-            # Everything made to start up lives as long as the process: out of the collector's
-            # sight, a full collection under load no longer walks it (a pause in every request).
-            gc.freeze()
-            gc.set_threshold(*GC_THRESHOLDS)
+            collector.settle()
             try:
                 yield
             finally:
