@@ -12,13 +12,16 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlsplit
+from uuid import uuid4
 
 import dramatiq
 import redis
 from dramatiq.brokers.rabbitmq import RabbitmqBroker
 from dramatiq.brokers.redis import RedisBroker, _RedisConsumer
+from dramatiq.common import current_millis
 from dramatiq.errors import ConnectionClosed
 
 BOT_TURN = "bot_turn"
@@ -70,6 +73,44 @@ class RungRedisBroker(RedisBroker):
         sent = super().enqueue(message, delay=delay)
         self.client.publish(self.bell(sent.queue_name), b"")
         return sent
+
+    def enqueue_all(self, messages: Sequence[dramatiq.Message]) -> None:
+        """Enqueue each message as `enqueue` does (no delay), all in one round trip, with
+        one ring for each queue.
+
+        A thread that sends while its process's event loop is busy waits up to the switch
+        interval (5 ms) for the GIL after every reply: sent one by one, a message and its ring
+        cost ~10 ms each, and the API's one sending thread fell behind its 300 bot turns a
+        second, seconds behind at 1,000 tables (docs/scaling.md). Each message goes through
+        Dramatiq's own enqueue script with the arguments its `enqueue` gives it."""
+        script = self.scripts["dispatch"]
+        with self.client.pipeline(transaction=False) as pipe:
+            sent = []
+            for message in messages:
+                message = message.copy(options={"redis_message_id": str(uuid4())})
+                self.emit_before("enqueue", message, None)
+                args = [
+                    "enqueue",
+                    current_millis(),
+                    message.queue_name,
+                    self.broker_id,
+                    self.heartbeat_timeout,
+                    self.dead_message_ttl,
+                    self._should_do_maintenance("enqueue"),
+                    self._max_unpack_size(),
+                    message.options["redis_message_id"],
+                    message.encode(),
+                ]
+                script(keys=[self.namespace], args=args, client=pipe)
+                sent.append(message)
+            for queue in {m.queue_name for m in sent}:
+                pipe.publish(self.bell(queue), b"")
+            try:
+                pipe.execute()
+            except redis.ConnectionError as error:
+                raise ConnectionClosed(error) from None
+        for message in sent:
+            self.emit_after("enqueue", message, None)
 
 
 class _RungConsumer(_RedisConsumer):
@@ -128,17 +169,31 @@ async def amqp_answers(url: str, timeout: float = 2.0) -> None:
         raise ConnectionError(f"{parts.hostname}:{port} does not speak AMQP 0-9-1")
 
 
-def send_bot_turn(broker: dramatiq.Broker, code: str, key: str, delay_seconds: float) -> None:
-    """A bot's turn, due `delay_seconds` from now (by this machine's clock, as Dramatiq's own
-    delays are). It goes on the ready queue at once and carries when it is due; the worker that
-    takes it waits out the rest. Dramatiq's delay would send it through a second queue, with
-    three more round trips to the broker and a poll's wait: half of a worker's time at 150
-    tables went on that machinery (docs/scaling.md)."""
-    due = time.time() + delay_seconds
-    message = dramatiq.Message(
-        queue_name=BOT_QUEUE, actor_name=BOT_TURN, args=(code, key, due), kwargs={}, options={}
-    )
-    broker.enqueue(message)
+Turn = tuple[str, str, float]  # (table code, decision key, delay in seconds)
+
+
+def send_bot_turns(broker: dramatiq.Broker, turns: Sequence[Turn]) -> None:
+    """Bots' turns, each due its delay from now (by this machine's clock, as Dramatiq's own
+    delays are). Each goes on the ready queue at once and carries when it is due; the worker
+    that takes it waits out the rest. Dramatiq's delay would send it through a second queue,
+    with three more round trips to the broker and a poll's wait: half of a worker's time at
+    150 tables went on that machinery (docs/scaling.md). On Redis they go in one round trip."""
+    now = time.time()
+    messages = [
+        dramatiq.Message(
+            queue_name=BOT_QUEUE,
+            actor_name=BOT_TURN,
+            args=(code, key, now + delay),
+            kwargs={},
+            options={},
+        )
+        for code, key, delay in turns
+    ]
+    if isinstance(broker, RungRedisBroker):
+        broker.enqueue_all(messages)
+    else:
+        for message in messages:
+            broker.enqueue(message)
 
 
 def send_wake_up(broker: dramatiq.Broker, actor: str, queue: str) -> None:

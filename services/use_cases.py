@@ -12,6 +12,7 @@ reads only the events after it, one small query.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 
@@ -29,6 +30,12 @@ from projections.replay import fold_records
 CACHE_SIZE = 2048
 ATTEMPTS = 8
 
+# After a commit: the table after it, the events committed, and when (time.monotonic()) they
+# were handed to the log. A move is made then: what waits on it (a bot's think time) counts
+# from that moment, not from when the commit came back to this process, which under load
+# trails it by the batch ahead of it on the way to the log and by the event loop's backlog.
+OnCommit = Callable[[State, list[Event], float], Awaitable[None]]
+
 
 class Stale(Conflict):
     """The move was decided on a view that is no longer current."""
@@ -44,8 +51,9 @@ class Tables:
     def __init__(
         self,
         store: Recorder,
-        on_commit: Callable[[State, list[Event]], Awaitable[None]] | None = None,
+        on_commit: OnCommit | None = None,
     ) -> None:
+        """`on_commit` runs after each command's events commit, under the table's lock."""
         self.store = store
         self._on_commit = on_commit
         self._cache: OrderedDict[str, State] = OrderedDict()
@@ -128,6 +136,7 @@ class Tables:
                     state, fresh = await self._current(code), True
                     continue
                 new = [NewEvent(*to_record(e)) for e in events]
+                made = time.monotonic()
                 try:
                     result = await self.store.append(code, state.seq, new, command_id=command_id)
                 except ConcurrencyConflict:
@@ -138,7 +147,7 @@ class Tables:
                     return await self._current(code)
                 self._remember(code, after)
                 if self._on_commit is not None:
-                    await self._on_commit(after, events)
+                    await self._on_commit(after, events, made)
                 return after
         raise Conflict("the table is too busy right now; try again")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
 import redis.asyncio as aioredis
@@ -40,12 +40,10 @@ from services.api.stream import KEEP_ALIVE, POLL, Feeds, StreamController
 from services.api.tables import TablesController
 from services.api.talk import TalkController
 from services.api.web import web
-from services.use_cases import Tables
+from services.use_cases import OnCommit, Tables
 
 LOBBY_POLL = 5.0
 LOBBY_GATHER = 0.5
-
-OnCommit = Callable[[State, list[Event]], Awaitable[None]]
 
 
 @dataclass
@@ -108,10 +106,10 @@ def create_app(
         players = Players(engine)
         async with Doorbell(engine, notices={REVOKED: players.forget}) as doorbell:
 
-            async def committed(after: State, events: list[Event]) -> None:
+            async def committed(after: State, events: list[Event], made: float) -> None:
                 feeds.committed(after, events)
                 if on_commit is not None:
-                    await on_commit(after, events)
+                    await on_commit(after, events, made)
 
             presence = None if redis is None else Presence(redis, namespace(database_url))
             tables = Tables(store, committed)

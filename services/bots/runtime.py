@@ -27,8 +27,9 @@ from infra.broker import (
     RATINGS_QUEUE,
     REVIEW_HANDS,
     REVIEWS_QUEUE,
+    Turn,
     make_broker,
-    send_bot_turn,
+    send_bot_turns,
     send_rate_games,
     send_review_hands,
 )
@@ -68,10 +69,13 @@ class BotSends:
         """A scheduler that sends on this broker; `here`, if given, plays the bot turns
         instead (Scheduler says when)."""
         wakes = {GameWon: self.wake_ratings, HandScored: self.wake_reviews}
-        return Scheduler(self.send, self._scale, wakes, gathered={HandScored}, here=here)
+        return Scheduler(self.send_all, self._scale, wakes, gathered={HandScored}, here=here)
 
     def send(self, code: str, key: str, delay: float) -> None:
-        send_bot_turn(self.broker, code, key, delay)
+        send_bot_turns(self.broker, [(code, key, delay)])
+
+    def send_all(self, turns: list[Turn]) -> None:
+        send_bot_turns(self.broker, turns)
 
     def wake_ratings(self) -> None:
         send_rate_games(self.broker)

@@ -24,12 +24,14 @@ from domain.errors import Refused
 from domain.events import Event
 from domain.state import State
 from domain.talk import beside_the_game
+from infra.broker import Turn
 from services.bots.pacing import SEARCH_SECONDS, bot_decisions, search_seconds, think_seconds
 from services.use_cases import Stale, Tables
 
 log = logging.getLogger(__name__)
 
 Send = Callable[[str, str, float], None]  # (table code, decision key, delay in seconds)
+SendAll = Callable[[list[Turn]], None]
 Wake = Callable[[], None]
 # How long a gathered wake-up waits for the commits after the one that asked for it. Flat out,
 # a hand is scored about every 40 ms: a wake-up each cost the API a send, and the worker a
@@ -45,13 +47,15 @@ class Scheduler:
     The send is a blocking client call (redis-py, pika), and the hook runs on the event loop
     under the table's lock, so it happens on a thread of its own: a slow broker delays bot
     turns, never a person's move or anyone's stream. One thread keeps sends in commit order
-    and lets a RabbitMQ client keep its one connection. Talk changes no decision, so a commit
-    of talk alone sends nothing: the turns pending were sent when the game last moved.
+    and lets a RabbitMQ client keep its one connection; it sends all the turns the commits
+    left while it was sending the last lot together, so however many come, they wait for at
+    most one send ahead of them. Talk changes no decision, so a commit of talk alone sends
+    nothing: the turns pending were sent when the game last moved.
     """
 
     def __init__(
         self,
-        send: Send,
+        send: SendAll,
         scale: float,
         wakes: Mapping[type[Event], Wake] | None = None,
         gathered: Collection[type[Event]] = (),
@@ -73,11 +77,15 @@ class Scheduler:
         self._wakes = dict(wakes or {})
         self._gathered = frozenset(gathered)
         self._sender = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bot-sends")
-        # The kinds whose wake-up is gathering; the lock is for close(), on another thread.
+        # The kinds whose wake-up is gathering, and the turns to send with when each was made;
+        # the lock is for the sending thread and close().
         self._gathering: set[type[Event]] = set()
+        self._unsent: list[tuple[Turn, float]] = []
         self._lock = threading.Lock()
 
-    async def __call__(self, state: State, events: list[Event]) -> None:
+    async def __call__(self, state: State, events: list[Event], made: float) -> None:
+        """`made`: when the move was handed to the log (use_cases.OnCommit), which its bots'
+        think times count from."""
         if beside_the_game(events):
             return
         for kind, wake in self._wakes.items():
@@ -96,21 +104,28 @@ class Scheduler:
             for d in bot_decisions(state)
         ]
         if turns and self._here is not None:
-            for turn in turns:
-                self._here(*turn)
+            waited = time.monotonic() - made
+            for code, key, delay in turns:
+                self._here(code, key, max(0.0, delay - waited))
         elif turns:
-            self._sender.submit(self._send_each, turns, time.monotonic())
+            with self._lock:
+                idle = not self._unsent  # else a send is on its way to take these too
+                self._unsent += [(turn, made) for turn in turns]
+            if idle:
+                self._sender.submit(self._send_unsent)
 
-    def _send_each(self, turns: list[tuple[str, str, float]], committed: float) -> None:
-        """Each turn's delay counts from the commit: a send that waited its turn on this
-        thread (behind a busy broker, or a busy process's GIL) must not add that wait to
-        the bot's think time."""
-        waited = time.monotonic() - committed
-        for code, key, delay in turns:
-            try:
-                self._send(code, key, max(0.0, delay - waited))
-            except Exception:  # the sweeper re-sends what is lost
-                log.exception("could not send the bot turn %s of %s", key, code)
+    def _send_unsent(self) -> None:
+        """Each turn's delay counts from its move: a send that waited on this thread (behind
+        a busy broker, or a busy process's GIL) must not add that wait to the bot's think
+        time, any more than the commit's own way back did."""
+        with self._lock:
+            unsent, self._unsent = self._unsent, []
+        now = time.monotonic()
+        turns = [(code, key, max(0.0, delay - (now - made))) for (code, key, delay), made in unsent]
+        try:
+            self._send(turns)
+        except Exception:  # the sweeper re-sends what is lost
+            log.exception("could not send %d bot turns", len(turns))
 
     def _gather(self, kind: type[Event]) -> None:
         """Wake `kind`'s worker WAKE_GATHER from now, unless a wake-up is gathering already:

@@ -115,3 +115,42 @@ def test_a_consumer_holding_all_it_may_takes_the_next_message_once_one_is_done(b
 
     assert [m.args for _, m in taking.taken[:2]] == [(1,), (2,)]
     assert taking.taken[1][0] - at < 0.5
+
+
+def test_messages_sent_together_go_in_one_round_trip_and_are_taken_and_acked_as_any(broker):
+    """enqueue_all gives each message what Dramatiq's enqueue would (its own id in Redis,
+    the enqueue middleware) in one pipeline with one ring, and an idle consumer takes them
+    all in order; acked, nothing of them is left on the server."""
+    taking = Taking(broker, prefetch=100)
+    taking.start()
+    time.sleep(0.3)
+    calls = {"commands": 0, "pipelines": 0}
+    command, pipeline = broker.client.execute_command, broker.client.pipeline
+
+    def one_command(*args, **kwargs):
+        calls["commands"] += 1
+        return command(*args, **kwargs)
+
+    def one_pipeline(*args, **kwargs):
+        calls["pipelines"] += 1
+        return pipeline(*args, **kwargs)
+
+    broker.client.execute_command = one_command  # type: ignore[method-assign]
+    broker.client.pipeline = one_pipeline  # type: ignore[method-assign]
+    messages = [
+        dramatiq.Message(queue_name=QUEUE, actor_name="a", args=(n,), kwargs={}, options={})
+        for n in range(50)
+    ]
+    broker.enqueue_all(messages)
+    assert calls == {"commands": 0, "pipelines": 1}
+    broker.client.execute_command, broker.client.pipeline = command, pipeline  # type: ignore[method-assign]
+
+    at = time.monotonic()
+    while len(taking.taken) < 50 and time.monotonic() < at + 5:
+        time.sleep(0.005)
+    assert [m.args for _, m in taking.taken] == [(n,) for n in range(50)]
+    assert len({m.options["redis_message_id"] for _, m in taking.taken}) == 50
+    for _, message in taking.taken:
+        taking.consumer.ack(message)
+    taking.stop(broker)
+    assert broker.client.hlen(f"{broker.namespace}:{QUEUE}.msgs") == 1  # the stop's own

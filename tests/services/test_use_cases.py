@@ -93,7 +93,7 @@ async def test_a_process_decides_on_what_another_appended_since_it_last_looked()
 
 async def test_each_commit_schedules_the_bot_decisions_it_leaves_pending() -> None:
     sent: list[tuple[str, str, float]] = []
-    scheduler = Scheduler(lambda code, key, delay: sent.append((code, key, delay)), scale=0)
+    scheduler = Scheduler(sent.extend, scale=0)
     store = MemoryEventStore()
     tables = Tables(store, on_commit=scheduler)
     await open_table(tables)
@@ -127,7 +127,7 @@ async def test_a_scheduler_that_plays_here_sends_none_of_its_turns() -> None:
     kept: list[tuple[str, str, float]] = []
     woken: list[str] = []
     scheduler = Scheduler(
-        lambda *turn: sent.append(turn),
+        sent.extend,
         scale=0,
         wakes={ev.GameStarted: lambda: woken.append("started")},
         here=lambda *turn: kept.append(turn),
@@ -250,14 +250,14 @@ async def test_a_process_behind_the_log_decides_again_on_what_is_there() -> None
 async def test_talk_schedules_no_bot_turn() -> None:
     """The bot's turn was sent when the game moved; chat, reactions and mutes send nothing."""
     sent: list[tuple[str, str, float]] = []
-    scheduler = Scheduler(lambda code, key, delay: sent.append((code, key, delay)), scale=0)
+    scheduler = Scheduler(sent.extend, scale=0)
     tables = Tables(MemoryEventStore(), on_commit=scheduler)
     await open_table(tables)
     await tables.execute("ABCD", cmd.LeaveSeat(player="ann", seat=0))
     await tables.execute("ABCD", cmd.StartGame(player="ann"))
     scheduler.close()  # sends what is queued
     assert len(sent) == 1
-    scheduler = Scheduler(lambda code, key, delay: sent.append((code, key, delay)), scale=0)
+    scheduler = Scheduler(sent.extend, scale=0)
     tables = Tables(tables.store, on_commit=scheduler)
     await tables.execute("ABCD", cmd.Say(player="ann", name="Ann", text="good luck, bots"))
     await tables.execute("ABCD", cmd.React(player="kib", name="Kib", emoji="🔥"))
@@ -345,7 +345,7 @@ async def expert_table(tables: Tables) -> State:
 
 async def test_a_searching_bot_is_sent_early_by_its_search_time() -> None:
     sent: list[tuple[str, str, float]] = []
-    scheduler = Scheduler(lambda code, key, delay: sent.append((code, key, delay)), scale=1)
+    scheduler = Scheduler(sent.extend, scale=1)
     state = await expert_table(Tables(MemoryEventStore(), on_commit=scheduler))
     scheduler.close()
     assert state.seats[state.turn].bot == "expert"
@@ -359,9 +359,9 @@ async def test_a_turn_held_up_on_the_sending_thread_takes_the_wait_off_its_delay
     busy broker) is sent with as much less delay, so the bot still moves on time."""
     sent: list[float] = []
 
-    def slow(code: str, key: str, delay: float) -> None:
+    def slow(turns: list[tuple[str, str, float]]) -> None:
         time.sleep(0.3)
-        sent.append(delay)
+        sent.extend(delay for _, _, delay in turns)
 
     scheduler = Scheduler(slow, scale=1)
     tables = Tables(MemoryEventStore(), on_commit=scheduler)
@@ -371,6 +371,64 @@ async def test_a_turn_held_up_on_the_sending_thread_takes_the_wait_off_its_delay
     scheduler.close()
     due = think_seconds(state, decision, 1) - search_seconds(state, decision, 1)
     assert len(sent) == 2 and due - 0.3 - 0.1 < sent[1] <= due - 0.3
+
+
+async def test_the_turns_left_while_a_send_is_on_its_way_go_together_in_the_next() -> None:
+    """However many commits come while the sending thread is busy, their turns wait for at
+    most one send ahead of them, not one each."""
+    sends: list[list[str]] = []
+
+    def slow(turns: list[tuple[str, str, float]]) -> None:
+        sends.append([key for _, key, _ in turns])
+        time.sleep(0.3)
+
+    scheduler = Scheduler(slow, scale=0)
+    tables = Tables(MemoryEventStore(), on_commit=scheduler)
+    state = await expert_table(tables)
+    keys = []
+    for _ in range(3):
+        state = await tables.execute("ABCD", legal(state, state.turn)[0])
+        keys.append(deciding(state)[0].key)
+    scheduler.close()
+    assert len(sends) == 2 and sends[1] == keys  # the game's first turn went alone
+
+
+class SlowLog(MemoryEventStore):
+    """A log whose commits take `slow` seconds to come back, as under load."""
+
+    slow = 0.0
+
+    async def append(self, *args, **kwargs):
+        result = await super().append(*args, **kwargs)
+        await anyio.sleep(self.slow)
+        return result
+
+
+@pytest.mark.parametrize("where", ["sent", "here"])
+async def test_a_bots_think_time_counts_from_the_move_not_from_its_commit_coming_back(
+    where: str,
+) -> None:
+    """Under load a commit comes back late (the batch ahead of it, a busy event loop): the
+    turns it leaves are sent, or kept on the worker, with as much less delay."""
+    delays: list[float] = []
+
+    def note(code: str, key: str, delay: float) -> None:
+        delays.append(delay)
+
+    def send(turns: list[tuple[str, str, float]]) -> None:
+        for turn in turns:
+            note(*turn)
+
+    scheduler = Scheduler(send, scale=1, here=note if where == "here" else None)
+    store = SlowLog()
+    tables = Tables(store, on_commit=scheduler)
+    state = await expert_table(tables)
+    store.slow = 0.3
+    state = await tables.execute("ABCD", legal(state, state.turn)[0])
+    scheduler.close()
+    decision = deciding(state)[0]
+    due = think_seconds(state, decision, 1) - search_seconds(state, decision, 1)
+    assert due - 0.3 - 0.1 < delays[-1] <= due - 0.3
 
 
 async def test_a_searching_bot_moves_when_its_think_time_is_up_not_before() -> None:
@@ -396,19 +454,19 @@ async def test_a_read_models_wake_up_gathers_the_commits_of_a_moment() -> None:
     woken: list[float] = []
     kind = type(first)
     scheduler = Scheduler(
-        lambda *turn: None,
+        lambda turns: None,
         scale=0,
         wakes={kind: lambda: woken.append(time.monotonic())},
         gathered={kind},
     )
     committed = time.monotonic()
-    await scheduler(state, [first])
+    await scheduler(state, [first], committed)
     while not woken:
         assert time.monotonic() < committed + 10, "the wake-up never went"
         await anyio.sleep(0.01)
     assert woken[0] - committed >= WAKE_GATHER
 
     for _ in range(5):
-        await scheduler(state, [first])
+        await scheduler(state, [first], time.monotonic())
     scheduler.close()
     assert len(woken) == 2
