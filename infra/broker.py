@@ -169,7 +169,9 @@ async def amqp_answers(url: str, timeout: float = 2.0) -> None:
         raise ConnectionError(f"{parts.hostname}:{port} does not speak AMQP 0-9-1")
 
 
-Turn = tuple[str, str, float]  # (table code, decision key, delay in seconds)
+# (table code, decision key, delay in seconds); no delay: a turn sent again after it failed,
+# played on the message's thread with Dramatiq's retries (services/bots/runtime.py).
+Turn = tuple[str, str, float | None]
 
 
 def send_bot_turns(broker: dramatiq.Broker, turns: Sequence[Turn]) -> None:
@@ -183,7 +185,7 @@ def send_bot_turns(broker: dramatiq.Broker, turns: Sequence[Turn]) -> None:
         dramatiq.Message(
             queue_name=BOT_QUEUE,
             actor_name=BOT_TURN,
-            args=(code, key, now + delay),
+            args=(code, key) if delay is None else (code, key, now + delay),
             kwargs={},
             options={},
         )

@@ -14,6 +14,7 @@ import asyncio
 import logging
 import threading
 import time
+from collections.abc import Sequence
 
 import dramatiq
 
@@ -71,10 +72,10 @@ class BotSends:
         wakes = {GameWon: self.wake_ratings, HandScored: self.wake_reviews}
         return Scheduler(self.send_all, self._scale, wakes, gathered={HandScored}, here=here)
 
-    def send(self, code: str, key: str, delay: float) -> None:
+    def send(self, code: str, key: str, delay: float | None) -> None:
         send_bot_turns(self.broker, [(code, key, delay)])
 
-    def send_all(self, turns: list[Turn]) -> None:
+    def send_all(self, turns: Sequence[Turn]) -> None:
         send_bot_turns(self.broker, turns)
 
     def wake_ratings(self) -> None:
@@ -147,15 +148,18 @@ class BotRuntime:
             self._presence = Presence(redis, namespace(self.database_url))
 
     def _bot_turn(self, code: str, key: str, due: float | None = None) -> None:
-        """A turn due now is played on this message's thread, with Dramatiq's retries if it
-        fails. One due later waits on the event loop, not on the thread, and the message is
-        done: a worker that stops meanwhile loses it, and the sweeper sends it again once it
-        is overdue, as for any turn lost."""
-        wait = 0.0 if due is None else due - time.time()
-        if wait <= 0:
+        """A turn waits out its think time on the event loop, not on this message's thread,
+        and the message is done: a worker that stops meanwhile loses it, and the sweeper sends
+        it again once it is overdue, as for any turn lost. So does a turn that comes already
+        due: held on the thread till played, late turns took up every thread while the loop
+        was busy, the messages behind them came later still, and the worker fell seconds
+        behind (docs/scaling.md). A turn sent again after it failed (no `due`) is played on
+        the thread, with Dramatiq's retries."""
+        if due is None:
             outcome = self._on_loop(play_turn(self.tables, code, key, self.scale))
             log.debug("bot turn %s at %s: %s", key, code, outcome)
         else:
+            wait = max(0.0, due - time.time())
             self._loop.call_soon_threadsafe(self._wait_for_turn, code, key, wait)
 
     def _wait_for_turn(self, code: str, key: str, wait: float) -> None:
@@ -167,9 +171,9 @@ class BotRuntime:
         try:
             outcome = await play_turn(self.tables, code, key, self.scale, wait)
         except Exception:
-            # Back through the broker as a turn due now, to be played with its retries.
+            # Back through the broker, to be played with its retries.
             log.exception("bot turn %s at %s failed; sending it again", key, code)
-            await asyncio.to_thread(self.send, code, key, 0.0)
+            await asyncio.to_thread(self.send, code, key, None)
         else:
             log.debug("bot turn %s at %s: %s", key, code, outcome)
 

@@ -24,14 +24,13 @@ from domain.errors import Refused
 from domain.events import Event
 from domain.state import State
 from domain.talk import beside_the_game
-from infra.broker import Turn
 from services.bots.pacing import SEARCH_SECONDS, bot_decisions, search_seconds, think_seconds
 from services.use_cases import Stale, Tables
 
 log = logging.getLogger(__name__)
 
 Send = Callable[[str, str, float], None]  # (table code, decision key, delay in seconds)
-SendAll = Callable[[list[Turn]], None]
+SendAll = Callable[[list[tuple[str, str, float]]], None]
 Wake = Callable[[], None]
 # How long a gathered wake-up waits for the commits after the one that asked for it. Flat out,
 # a hand is scored about every 40 ms: a wake-up each cost the API a send, and the worker a
@@ -80,7 +79,7 @@ class Scheduler:
         # The kinds whose wake-up is gathering, and the turns to send with when each was made;
         # the lock is for the sending thread and close().
         self._gathering: set[type[Event]] = set()
-        self._unsent: list[tuple[Turn, float]] = []
+        self._unsent: list[tuple[tuple[str, str, float], float]] = []
         self._lock = threading.Lock()
 
     async def __call__(self, state: State, events: list[Event], made: float) -> None:

@@ -163,6 +163,34 @@ async def test_a_turn_sent_with_a_delay_is_played_once_it_is_due_and_not_before(
     assert await each_decision_answered_once(store, "LATER") >= 1
 
 
+async def test_a_turn_that_comes_late_never_holds_a_message_thread_while_the_loop_is_busy(
+    database_url, broker_url, namespace, store
+):
+    """Its thread hands it to the event loop and takes the next message: held till played,
+    late turns took up every thread of a busy worker and the messages behind them came
+    later still. Each is played once the loop is free."""
+    quiet = Tables(store)
+    codes = ["LATE1", "LATE2", "LATE3"]
+    for code in codes:
+        await open_table(quiet, code, host_seat=first_dealer(SEED))
+    before = {code: await quiet.load(code) for code in codes}
+    with BotRuntime(
+        database_url, broker_url, 0.0, namespace=namespace, sweep=False, threads=1
+    ) as bots:
+        bots._loop.call_soon_threadsafe(time.sleep, 1.0)  # the loop busy for a second
+        handed = time.monotonic()
+        for code in codes:  # all due a while ago
+            bots._bot_turn(code, deciding(before[code])[0].key, time.time() - 5)
+        assert time.monotonic() - handed < 0.5
+        deadline = time.monotonic() + 10
+        for code in codes:
+            while (await quiet.load(code)).seq == before[code].seq:
+                assert time.monotonic() < deadline, f"{code}'s turn was never played"
+                await asyncio.sleep(0.02)
+    for code in codes:
+        assert await each_decision_answered_once(store, code) >= 1
+
+
 async def test_a_turn_waiting_in_a_worker_that_stops_is_played_after_all(
     database_url, broker_url, namespace, store
 ):
