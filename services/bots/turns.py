@@ -103,9 +103,8 @@ class Scheduler:
             for d in bot_decisions(state)
         ]
         if turns and self._here is not None:
-            waited = time.monotonic() - made
             for code, key, delay in turns:
-                self._here(code, key, max(0.0, delay - waited))
+                self._here(code, key, _left(delay, made))
         elif turns:
             with self._lock:
                 idle = not self._unsent  # else a send is on its way to take these too
@@ -119,8 +118,7 @@ class Scheduler:
         time, any more than the commit's own way back did."""
         with self._lock:
             unsent, self._unsent = self._unsent, []
-        now = time.monotonic()
-        turns = [(code, key, max(0.0, delay - (now - made))) for (code, key, delay), made in unsent]
+        turns = [(code, key, _left(delay, made)) for (code, key, delay), made in unsent]
         try:
             self._send(turns)
         except Exception:  # the sweeper re-sends what is lost
@@ -225,6 +223,11 @@ async def play_turn(
         )
         how = "fallback"
     return how
+
+
+def _left(delay: float, made: float) -> float:
+    """What is left now of a `delay` that counts from `made` (time.monotonic())."""
+    return max(0.0, delay - (time.monotonic() - made))
 
 
 def _pending(state: State | None, key: str) -> Decision | None:
