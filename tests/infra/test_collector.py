@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SETTLED = """
 import gc
 from infra import collector
-made = [object() for _ in range(1000)]
+made = [[] for _ in range(1000)]  # lists, which the collector tracks
 before = gc.get_freeze_count()
 collector.settle()
 print(gc.get_threshold() == collector.THRESHOLDS, gc.get_freeze_count() >= before + 1000)
