@@ -131,7 +131,8 @@ class ConcurrencyConflict(Exception):
 # across a notifying commit).
 APPEND_SQL = (
     "SELECT item, seq, position, outcome "
-    "FROM euchre_append_batch(%s, %s, %s, %s, %s, %s::jsonb, %s::bytea[])"
+    "FROM euchre_append_batch(%s::text[], %s::int[], %s::int[], %s::text[], %s::text[], "
+    "%s::jsonb, %s::bytea[])"
 )
 # A batch's size in appends: enough to share one commit among a busy process's tables, few
 # enough that one statement stays short (it holds the followers' horizon while it runs).
@@ -150,6 +151,11 @@ RING_SQL = (
     f"SELECT pg_notify('{CHANNEL}', p), set_config('synchronous_commit', 'off', true) "
     "FROM unnest(%s::text[]) p"
 )
+# Seconds between two rings from one process: a ring after a quiet moment goes at once, and
+# under load the next waits this long, carrying every append that committed meanwhile. A ring
+# costs a statement as an append batch does; without the wait, a busy process sent one after
+# every batch (docs/event-store.md "Group commit").
+RING_GAP = 0.002
 COLUMNS = (
     "stream, seq, position, type, data, command_id, at, xid::text::bigint, encode(hash, 'hex')"
 )
@@ -220,6 +226,26 @@ READ_STREAMS_SQL = (
 SEQS_OF_SQL = (
     "SELECT stream, seq FROM events WHERE stream = ANY(%s) AND type = %s ORDER BY stream, seq"
 )
+
+
+# The append's arrays go as array literals written here: psycopg's own dumping inspects every
+# list it is given afresh, and was a quarter of the client's time an append (docs/event-store.md).
+# Every element is quoted, so no text can end one early or make another; PostgreSQL's text
+# has no NUL, which append() refuses before anything is sent.
+def _texts(items: Sequence[str | None]) -> str:
+    return "{" + ",".join("NULL" if item is None else _quoted(item) for item in items) + "}"
+
+
+def _quoted(item: str) -> str:
+    return '"' + item.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _numbers(items: Sequence[int]) -> str:
+    return "{" + ",".join(map(str, items)) + "}"
+
+
+def _bytes(items: Sequence[bytes]) -> str:
+    return "{" + ",".join(f'"\\\\x{item.hex()}"' for item in items) + "}"
 
 
 async def _configure(conn: psycopg.AsyncConnection) -> None:
@@ -334,6 +360,10 @@ class EventStore:
         """
         if not new:
             raise ValueError("append needs at least one event")
+        # Refused here, so text PostgreSQL can't hold fails its own caller, not the batch
+        # it would have gone in (each of whose appends would then go again alone).
+        if any("\x00" in text for text in (stream, command_id or "", *(e.type for e in new))):
+            raise psycopg.DataError("PostgreSQL text cannot contain NUL (0x00) characters")
         waiting = _Waiting(
             stream,
             expected_seq,
@@ -383,13 +413,13 @@ class EventStore:
 
     async def _send(self, batch: list[_Waiting]) -> None:
         params = (
-            [w.stream for w in batch],
-            [w.expected_seq for w in batch],
-            [len(w.new) for w in batch],
-            [w.command_id for w in batch],
-            [event.type for w in batch for event in w.new],
+            _texts([w.stream for w in batch]),
+            _numbers([w.expected_seq for w in batch]),
+            _numbers([len(w.new) for w in batch]),
+            _texts([w.command_id for w in batch]),
+            _texts([event.type for w in batch for event in w.new]),
             (b"[%b]" % b",".join(data for w in batch for data in w.data)).decode(),
-            [c for w in batch for c in w.canonical],
+            _bytes([c for w in batch for c in w.canonical]),
         )
         try:
             async with self._pool.connection() as conn:
@@ -450,10 +480,11 @@ class EventStore:
                 self._rings = {}
                 try:
                     async with self._pool.connection() as conn:
-                        await conn.execute(RING_SQL, (payloads,))
+                        await conn.execute(RING_SQL, (_texts(payloads),))
                 except psycopg.Error as error:
                     # Watchers poll too: a lost ring delays them, it doesn't lose a move.
                     log.warning("could not ring the doorbell: %s", error)
+                await asyncio.sleep(RING_GAP)
         finally:
             self._ringing = None
 

@@ -1,6 +1,7 @@
 """The doorbell wakes a stream's watchers once an append to it commits, over one connection."""
 
 import asyncio
+import time
 from contextlib import AsyncExitStack
 
 import msgspec
@@ -10,6 +11,7 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from domain.chain import canonical
+from infra import eventstore
 from infra.db import conninfo
 from infra.doorbell import Doorbell, Wake
 from infra.eventstore import APPEND_SQL, CARRIED, EventStore, NewEvent
@@ -83,6 +85,28 @@ async def test_a_ring_carries_what_was_appended_if_it_fits_and_only_to_that_stre
         await store.append("T1", 2, [NewEvent("Noted", {"text": "x" * CARRIED})])
         assert await t1.wait(5)
         assert t1.announced == 3 and t1.carried == []
+
+
+async def test_a_ring_after_a_quiet_moment_goes_at_once_and_the_next_carries_all_made_since(
+    engine: AsyncEngine, store: EventStore, monkeypatch: pytest.MonkeyPatch
+):
+    """Under load a process rings once a RING_GAP, not once an append batch: each ring is a
+    statement of its own."""
+    monkeypatch.setattr(eventstore, "RING_GAP", 1.0)
+    async with Doorbell(engine) as doorbell, doorbell.watch("T1") as t1:
+        started = time.monotonic()
+        await store.append("T1", 0, [NOTED])
+        assert await t1.wait(5)
+        assert t1.announced == 1 and time.monotonic() - started < 0.5
+
+        for seq in (1, 2, 3):
+            await store.append("T1", seq, [NewEvent("Noted", {"n": seq + 1})])
+        assert not await t1.wait(0.2)  # the gap isn't over
+        assert await t1.wait(5)
+        assert t1.announced == 4
+        ((first, runs),) = t1.carried  # one ring for the three appends
+        assert first == 2
+        assert [data["n"] for _, data in msgspec.json.decode(runs)] == [2, 3, 4]
 
 
 async def test_many_watchers_share_one_listening_connection(engine: AsyncEngine, store: EventStore):

@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import event, text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from domain.chain import canonical
+from domain.chain import GENESIS, canonical, link
 from infra.db import driver_url
 from infra.eventstore import (
     LAST_SQL,
@@ -238,6 +238,49 @@ async def test_an_append_the_database_refuses_fails_alone_among_those_sent_with_
     assert isinstance(before, AppendResult) and isinstance(after, AppendResult)
     assert (before.last_seq, after.last_seq) == (1, 1)
     assert await store.read("BAD") == []
+
+
+async def test_names_with_quotes_braces_commas_and_backslashes_are_stored_as_given(
+    store: EventStore,
+):
+    """The batch sends its names as array literals: no name may end its element early, make
+    another, or read as NULL."""
+    odd = ['a"b', "c\\d", '\\"', "{e,f}", "g,h", "NULL", " i ", "é ♠", ""]
+    results = await asyncio.gather(
+        *(
+            store.append(f"S{name}", 0, [NewEvent(f"T{name}", {"n": n})], command_id=f"C{name}")
+            for n, name in enumerate(odd)
+        )
+    )
+
+    assert [r.last_seq for r in results] == [1] * len(odd)
+    for n, name in enumerate(odd):
+        (event,) = await store.read(f"S{name}")
+        assert (event.stream, event.type, event.command_id, event.data) == (
+            f"S{name}",
+            f"T{name}",
+            f"C{name}",
+            {"n": n},
+        )
+        # The chain's bytes went as a literal too: the stored hash is the one they make.
+        assert event.hash == link(GENESIS, canonical(f"S{name}", 1, f"T{name}", {"n": n})).hex()
+
+
+async def test_a_name_with_a_nul_fails_its_own_append_alone(store: EventStore):
+    before, *refused, after = await asyncio.gather(
+        store.append("A", 0, [noted(1)]),
+        store.append("N\x00", 0, [noted(1)]),
+        store.append("B", 0, [NewEvent("No\x00ted", {"n": 1})]),
+        store.append("C", 0, [noted(1)], command_id="c\x00"),
+        store.append("D", 0, [noted(1)]),
+        return_exceptions=True,
+    )
+
+    assert all(isinstance(error, psycopg.DataError) for error in refused)
+    assert isinstance(before, AppendResult) and isinstance(after, AppendResult)
+    assert [await store.read(s) for s in ("B", "C")] == [[], []]
+    # Refused before it was sent: the others kept their batch, not sent again one by one.
+    assert (await store.read("A"))[0].xid == (await store.read("D"))[0].xid
 
 
 async def test_an_append_behind_a_younger_transactions_event_writes_nothing_and_says_retry(
