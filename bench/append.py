@@ -1,7 +1,8 @@
 """The event store's append rate beside PostgreSQL's own: single-event appends by N concurrent
 writers on separate streams, and pgbench's one-row INSERT + COMMIT on the same database with
 the same N clients, in one run, with the ratio; and that one-row insert from the same Python
-client harness, which is as fast as any Python client on the box can go.
+client harness, which is as fast as any Python client on the box can go. The client processes
+run on uvloop, as the API's do.
 
 Runs in a scratch database created on the server at EUCHRE_DATABASE_URL (else
 EUCHRE_TEST_DATABASE_URL, else the local test server) and dropped afterwards, so it never
@@ -22,6 +23,7 @@ import time
 from uuid import uuid4
 
 import psycopg
+import uvloop
 from psycopg_pool import AsyncConnectionPool
 from scratch import scratch_database
 
@@ -66,7 +68,9 @@ async def _writers(url: str, prefix: str, writers: int, seconds: float, plain: b
 
 
 def _process(args: tuple[str, str, int, float, bool]) -> list[float]:
-    return asyncio.run(_writers(*args))
+    """On uvloop, as the API's processes run (uvicorn picks it where it is installed)."""
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        return runner.run(_writers(*args))
 
 
 def store_rate(
