@@ -154,7 +154,7 @@ RING_SQL = (
 # Seconds between two rings from one process: a ring after a quiet moment goes at once, and
 # under load the next waits this long, carrying every append that committed meanwhile. A ring
 # costs a statement as an append batch does; without the wait, a busy process sent one after
-# every batch (docs/event-store.md "Group commit").
+# every batch (docs/event-store.md "The doorbell").
 RING_GAP = 0.002
 COLUMNS = (
     "stream, seq, position, type, data, command_id, at, xid::text::bigint, encode(hash, 'hex')"
