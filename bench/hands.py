@@ -8,6 +8,8 @@ the two plays of a deal share their luck, so 4,000 deals tell apart changes of 0
 points a hand, which 2,000 games cannot. `--save` writes each deal's result as JSON, and
 `--against FILE` pairs them deal by deal with an earlier run's (say, of the code before a
 change), which cancels even more of the luck: most deals are played the same way by both.
+`--set NAME=VALUE` (repeatable) sets one of the expert's settings in domain/bots/expert.py
+first, `--set NEAR=99` say, so a setting is measured both ways without editing the code.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import math
 import multiprocessing
 import time
 
-from domain.bots import LEVELS
+from domain.bots import LEVELS, expert
 from services.bots.tournament import play
 
 
@@ -43,6 +45,19 @@ def mean_and_half_width(xs: list[float]) -> tuple[float, float]:
     return m, 1.96 * sd / math.sqrt(len(xs))
 
 
+def setting(item: str) -> None:
+    """Sets one of expert.py's settings (its upper-case numbers) before the deals are played;
+    the worker processes, forked after, play with it."""
+    name, _, value = item.partition("=")
+    now = getattr(expert, name, None) if name.isupper() else None
+    if not isinstance(now, int | float) or isinstance(now, bool):
+        raise SystemExit(f"--set: domain/bots/expert.py has no number setting {name!r}")
+    try:
+        setattr(expert, name, type(now)(value))
+    except ValueError:
+        raise SystemExit(f"--set {name}: {value!r} is not a {type(now).__name__}") from None
+
+
 def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("a", choices=LEVELS)
@@ -52,7 +67,12 @@ def main() -> None:
     p.add_argument("--start", type=int, default=0, help="the first deal's number")
     p.add_argument("--save", help="write each deal's result here (JSON)")
     p.add_argument("--against", help="an earlier --save of the same deals to pair with")
+    p.add_argument(
+        "--set", action="append", default=[], metavar="NAME=VALUE", help="an expert setting"
+    )
     args = p.parse_args()
+    for item in args.set:
+        setting(item)
     jobs = [(args.a, args.b, n) for n in range(args.start, args.start + args.deals)]
     start = time.perf_counter()
     with multiprocessing.get_context("fork").Pool(args.workers) as pool:
