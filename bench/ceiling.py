@@ -8,6 +8,11 @@ Run: uv run python bench/ceiling.py [--games N] [--workers W]. It plays duplicat
   defence and the play are the real expert's;
 - "sees everything": the same, and every discard, defence and card solved on the real deal.
 
+With `--deals N` it measures instead where in the play seeing the cards pays, in points a hand
+over N deals played both ways from 0-0 (bench/hands.py's deals) against the expert as it is:
+an expert that sees every card only when it plays a card with five or four in hand (the first
+two tricks), or with three or two (the next two); bidding, discard and defence stay honest.
+
 They bound what any search over deals of the hidden cards can reach with open-handed values,
 which is what the issue's floors for the expert (70% of games against hard) are measured
 against: docs/bots.md "Strength" quotes the figures. The cheating is done here, by replacing
@@ -17,8 +22,11 @@ the expert's dealers; domain/ never sees a State it shouldn't.
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 from collections.abc import Iterator
 from typing import Any
+
+import hands
 
 from domain import State
 from domain.bots import expert, search
@@ -59,11 +67,18 @@ def sees_while_bidding() -> None:
 def sees_everything() -> None:
     sees_while_bidding()
     expert._dealt = _the_deal  # type: ignore[assignment]
+    sees_in_play({1, 2, 3, 4, 5})
+    expert.PLAY = search.Plan(samples=(0, 1, 1, 1, 1, 1), margin=0.0)
+
+
+def sees_in_play(sizes: set[int]) -> None:
+    """Every card the expert plays with one of `sizes` cards in hand is solved on the real
+    deal; every other decision is the real expert's."""
     values, unseen = search.values, search.Unseen
 
     def open_values(k, mem, cands, n, rng, weigh=None):  # type: ignore[no-untyped-def]
-        if weigh is None:  # hard's own search: it keeps its honest deals
-            return values(k, mem, cands, n, rng)
+        if weigh is None or k.hand.bit_count() not in sizes:
+            return values(k, mem, cands, n, rng, weigh)
         search.Unseen = _Open  # type: ignore[misc,assignment]
         try:
             return values(k, mem, cands, 1, rng, weigh)
@@ -71,15 +86,41 @@ def sees_everything() -> None:
             search.Unseen = unseen  # type: ignore[misc]
 
     search.values = open_values
-    expert.PLAY = search.Plan(samples=(0, 1, 1, 1, 1, 1), margin=0.0)
+
+
+def in_play(deals: int, workers: int) -> None:
+    """Points a hand, paired deal by deal, of the expert seeing cards in part of the play."""
+    jobs = [("expert", "hard", n) for n in range(deals)]
+    with multiprocessing.get_context("fork").Pool(workers) as pool:
+        honest = pool.map(hands.deal, jobs, chunksize=8)
+    for name, sizes in (
+        ("the first two tricks", {5, 4}),
+        ("the third and fourth tricks", {3, 2}),
+    ):
+        honest_values = search.values
+        sees_in_play(sizes)  # forked below, so the processes cheat as well
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            seeing = pool.map(hands.deal, jobs, chunksize=8)
+        search.values = honest_values
+        m, half = hands.mean_and_half_width(
+            [(x - y) / 2 for x, y in zip(seeing, honest, strict=True)]
+        )
+        print(
+            f"expert that sees every card when it plays in {name} vs hard: {m:+.4f} points a hand "
+            f"(95% CI ±{half:.4f}) over the expert as it is, {deals} deals played both ways"
+        )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--deals", type=int, help="measure seeing in play, in points a hand")
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
     tournament.view = _seen  # type: ignore[assignment]
+    if args.deals:
+        in_play(args.deals, args.workers)
+        return
     for name, cheat in (
         ("sees while bidding", sees_while_bidding),
         ("sees everything", sees_everything),
