@@ -1,7 +1,8 @@
 """What seeing every card would be worth: an expert that cheats, against hard.
 
-Run: uv run python bench/ceiling.py [--games N] [--workers W]. It plays duplicate games (as
-`euchre tournament expert hard`) with two experts no one could ever play against:
+Run: uv run python bench/ceiling.py [--games N] [--workers W], or with `--deals N [--start K]`
+for the measurement below. It plays duplicate games (as `euchre tournament expert hard`) with
+two experts no one could ever play against:
 
 - "sees while bidding": each bid, alone or not, is the real deal solved open-handed for every
   option (the deals it would sample replaced by the one deal there is); the discard, the
@@ -9,9 +10,10 @@ Run: uv run python bench/ceiling.py [--games N] [--workers W]. It plays duplicat
 - "sees everything": the same, and every discard, defence and card solved on the real deal.
 
 With `--deals N` it measures instead where in the play seeing the cards pays, in points a hand
-over N deals played both ways from 0-0 (bench/hands.py's deals) against the expert as it is:
-an expert that sees every card only when it plays a card with five or four in hand (the first
-two tricks), or with three or two (the next two); bidding, discard and defence stay honest.
+over N deals played both ways from 0-0 (bench/hands.py's deals, the first numbered K) against
+the expert as it is: an expert that sees every card only when it plays a card with five or
+four in hand (the first two tricks), or with three or two (the next two); bidding, discard and
+defence stay honest.
 
 They bound what any search over deals of the hidden cards can reach with open-handed values,
 which is what the issue's floors for the expert (70% of games against hard) are measured
@@ -22,7 +24,6 @@ the expert's dealers; domain/ never sees a State it shouldn't.
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 from collections.abc import Iterator
 from typing import Any
 
@@ -88,19 +89,17 @@ def sees_in_play(sizes: set[int]) -> None:
     search.values = open_values
 
 
-def in_play(deals: int, workers: int) -> None:
+def in_play(deals: int, start: int, workers: int) -> None:
     """Points a hand, paired deal by deal, of the expert seeing cards in part of the play."""
-    jobs = [("expert", "hard", n) for n in range(deals)]
-    with multiprocessing.get_context("fork").Pool(workers) as pool:
-        honest = pool.map(hands.deal, jobs, chunksize=8)
+    jobs = [("expert", "hard", n) for n in range(start, start + deals)]
+    honest = hands.played(jobs, workers)
     for name, sizes in (
         ("the first two tricks", {5, 4}),
         ("the third and fourth tricks", {3, 2}),
     ):
         honest_values = search.values
         sees_in_play(sizes)  # forked below, so the processes cheat as well
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
-            seeing = pool.map(hands.deal, jobs, chunksize=8)
+        seeing = hands.played(jobs, workers)
         search.values = honest_values
         m, half = hands.mean_and_half_width(
             [(x - y) / 2 for x, y in zip(seeing, honest, strict=True)]
@@ -115,11 +114,12 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--deals", type=int, help="measure seeing in play, in points a hand")
+    parser.add_argument("--start", type=int, default=0, help="with --deals: the first deal")
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
     tournament.view = _seen  # type: ignore[assignment]
     if args.deals:
-        in_play(args.deals, args.workers)
+        in_play(args.deals, args.start, args.workers)
         return
     for name, cheat in (
         ("sees while bidding", sees_while_bidding),

@@ -39,6 +39,13 @@ def deal(job: tuple[str, str, int]) -> int:
     return hand(seed, (a, b, a, b)) - hand(seed, (b, a, b, a))
 
 
+def played(jobs: list[tuple[str, str, int]], workers: int) -> list[int]:
+    """Each deal's result, by `workers` processes forked now: they play with whatever the
+    caller set before the call (`--set`, or bench/ceiling.py's cheats)."""
+    with multiprocessing.get_context("fork").Pool(workers) as pool:
+        return pool.map(deal, jobs, chunksize=8)
+
+
 def mean_and_half_width(xs: list[float]) -> tuple[float, float]:
     m = sum(xs) / len(xs)
     sd = math.sqrt(sum((x - m) ** 2 for x in xs) / max(1, len(xs) - 1))
@@ -75,8 +82,7 @@ def main() -> None:
         setting(item)
     jobs = [(args.a, args.b, n) for n in range(args.start, args.start + args.deals)]
     start = time.perf_counter()
-    with multiprocessing.get_context("fork").Pool(args.workers) as pool:
-        results = pool.map(deal, jobs, chunksize=8)
+    results = played(jobs, args.workers)
     seconds = time.perf_counter() - start
     m, half = mean_and_half_width([r / 2 for r in results])
     print(
