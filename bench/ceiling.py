@@ -13,7 +13,8 @@ With `--deals N` it measures instead where in the play seeing the cards pays, in
 over N deals played both ways from 0-0 (bench/hands.py's deals, the first numbered K) against
 the expert as it is: an expert that sees every card only when it plays a card with five or
 four in hand (the first two tricks), or with three or two (the next two); bidding, discard and
-defence stay honest.
+defence stay honest. `--seeing partner` (or `opponents`) shows it only those hands then, the
+rest dealt as its view allows, to tell whose cards the gap is made of.
 
 They bound what any search over deals of the hidden cards can reach with open-handed values,
 which is what the issue's floors for the expert (70% of games against hard) are measured
@@ -24,6 +25,7 @@ the expert's dealers; domain/ never sees a State it shouldn't.
 from __future__ import annotations
 
 import argparse
+import random
 from collections.abc import Iterator
 from typing import Any
 
@@ -32,6 +34,8 @@ import hands
 from domain import State
 from domain.bots import expert, search
 from domain.bots.known import Known
+from domain.bots.memory import Memory
+from domain.bots.sampling import Unseen
 from services.bots import tournament
 
 _truth: list[State] = []  # the state the seat deciding now is looking at
@@ -47,16 +51,42 @@ def _the_deal(k: Known, rng: object) -> Iterator[tuple[list[int], float]]:
     yield list(_truth[0].hands), 1.0
 
 
-class _Open:
-    """Stands in for sampling.Unseen: every "deal" is the real one."""
+# Whose cards the cheat sees: the seats round from it, and how a result names them.
+SEATS = {
+    "everyone": ((1, 2, 3), "every card"),
+    "partner": ((2,), "its partner's cards"),
+    "opponents": ((1, 3), "its opponents' cards"),
+}
 
-    def __init__(self, k: Known, mem: object):
-        self.me = k.me
 
-    def hands(self, rng: object, my_hand: int) -> list[int]:
-        hands = list(_truth[0].hands)
-        hands[self.me] = my_hand
-        return hands
+def _seeing(offsets: tuple[int, ...]) -> type[Unseen]:
+    """A stand-in for sampling.Unseen whose deals give the seats `offsets` round from the one
+    deciding their real cards and deal the rest as the view allows."""
+
+    class Seeing(Unseen):
+        def __init__(self, k: Known, mem: Memory):
+            super().__init__(k, mem)
+            truth = _truth[0].hands
+            seen = 0
+            for s in {(k.me + o) % 4 for o in offsets} - set(k.sitting):
+                self.fixed[s], self.need[s] = truth[s], 0
+                seen |= truth[s]
+            self.pool = [c for c in self.pool if not seen >> c & 1]
+            self.seats = [s for s in self.seats if self.need[s]]
+            self.takers = [
+                sum(1 for s in self.seats if not self.blocked[s] >> su & 1) for su in range(4)
+            ]
+            everyone = len(self.seats)
+            self.free = [c for c in self.pool if self.takers[self.follows[c]] == everyone]
+
+        def hands(self, rng: random.Random, my_hand: int) -> list[int]:
+            if self.seats:
+                return super().hands(rng, my_hand)
+            hands = list(_truth[0].hands)  # every hand seen: the real deal, rng untouched
+            hands[self.me] = my_hand
+            return hands
+
+    return Seeing
 
 
 def sees_while_bidding() -> None:
@@ -68,44 +98,48 @@ def sees_while_bidding() -> None:
 def sees_everything() -> None:
     sees_while_bidding()
     expert._dealt = _the_deal  # type: ignore[assignment]
-    sees_in_play({1, 2, 3, 4, 5})
+    sees_in_play({1, 2, 3, 4, 5}, SEATS["everyone"][0])
     expert.PLAY = search.Plan(samples=(0, 1, 1, 1, 1, 1), margin=0.0)
 
 
-def sees_in_play(sizes: set[int]) -> None:
-    """Every card the expert plays with one of `sizes` cards in hand is solved on the real
-    deal; every other decision is the real expert's."""
+def sees_in_play(sizes: set[int], offsets: tuple[int, ...]) -> None:
+    """Every card the expert plays with one of `sizes` cards in hand is solved on deals that
+    give the seats `offsets` round from it their real cards (all three: the real deal); every
+    other decision is the real expert's."""
     values, unseen = search.values, search.Unseen
+    seeing = _seeing(offsets)
 
     def open_values(k, mem, cands, n, rng, weigh=None):  # type: ignore[no-untyped-def]
         if weigh is None or k.hand.bit_count() not in sizes:
             return values(k, mem, cands, n, rng, weigh)
-        search.Unseen = _Open  # type: ignore[misc,assignment]
-        try:
-            return values(k, mem, cands, 1, rng, weigh)
+        search.Unseen = seeing  # type: ignore[misc]
+        try:  # with every hand seen, the one real deal is all there is to solve
+            return values(k, mem, cands, 1 if len(offsets) == 3 else n, rng, weigh)
         finally:
             search.Unseen = unseen  # type: ignore[misc]
 
     search.values = open_values
 
 
-def in_play(deals: int, start: int, workers: int) -> None:
-    """Points a hand, paired deal by deal, of the expert seeing cards in part of the play."""
+def in_play(deals: int, start: int, workers: int, whose: str) -> None:
+    """Points a hand, paired deal by deal, of the expert seeing `whose` cards in part of the
+    play."""
     jobs = [("expert", "hard", n) for n in range(start, start + deals)]
+    offsets, cards = SEATS[whose]
     honest = hands.played(jobs, workers)
     for name, sizes in (
         ("the first two tricks", {5, 4}),
         ("the third and fourth tricks", {3, 2}),
     ):
         honest_values = search.values
-        sees_in_play(sizes)  # forked below, so the processes cheat as well
+        sees_in_play(sizes, offsets)  # forked below, so the processes cheat as well
         seeing = hands.played(jobs, workers)
         search.values = honest_values
         m, half = hands.mean_and_half_width(
             [(x - y) / 2 for x, y in zip(seeing, honest, strict=True)]
         )
         print(
-            f"expert that sees every card when it plays in {name} vs hard: {m:+.4f} points a hand "
+            f"expert that sees {cards} when it plays in {name} vs hard: {m:+.4f} points a hand "
             f"(95% CI ±{half:.4f}) over the expert as it is, {deals} deals played both ways"
         )
 
@@ -115,11 +149,14 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--deals", type=int, help="measure seeing in play, in points a hand")
     parser.add_argument("--start", type=int, default=0, help="with --deals: the first deal")
+    parser.add_argument(
+        "--seeing", choices=SEATS, default="everyone", help="with --deals: whose cards it sees"
+    )
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
     tournament.view = _seen  # type: ignore[assignment]
     if args.deals:
-        in_play(args.deals, args.start, args.workers)
+        in_play(args.deals, args.start, args.workers, args.seeing)
         return
     for name, cheat in (
         ("sees while bidding", sees_while_bidding),
