@@ -25,6 +25,7 @@ the expert's dealers; domain/ never sees a State it shouldn't.
 from __future__ import annotations
 
 import argparse
+import copy
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -61,23 +62,16 @@ SEATS = {
 
 def _seeing(offsets: tuple[int, ...]) -> type[Unseen]:
     """A stand-in for sampling.Unseen whose deals give the seats `offsets` round from the one
-    deciding their real cards and deal the rest as the view allows."""
+    deciding their real cards and deal the rest as the view allows: Unseen is handed a memory
+    in which those seats are known to hold them."""
 
     class Seeing(Unseen):
         def __init__(self, k: Known, mem: Memory):
-            super().__init__(k, mem)
-            truth = _truth[0].hands
-            seen = 0
+            mem = copy.copy(mem)
+            mem.held = list(mem.held)
             for s in {(k.me + o) % 4 for o in offsets} - set(k.sitting):
-                self.fixed[s], self.need[s] = truth[s], 0
-                seen |= truth[s]
-            self.pool = [c for c in self.pool if not seen >> c & 1]
-            self.seats = [s for s in self.seats if self.need[s]]
-            self.takers = [
-                sum(1 for s in self.seats if not self.blocked[s] >> su & 1) for su in range(4)
-            ]
-            everyone = len(self.seats)
-            self.free = [c for c in self.pool if self.takers[self.follows[c]] == everyone]
+                mem.held[s] = _truth[0].hands[s]
+            super().__init__(k, mem)
 
         def hands(self, rng: random.Random, my_hand: int) -> list[int]:
             if self.seats:
