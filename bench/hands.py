@@ -10,6 +10,8 @@ points a hand, which 2,000 games cannot. `--save` writes each deal's result as J
 change), which cancels even more of the luck: most deals are played the same way by both.
 `--set NAME=VALUE` (repeatable) sets one of the expert's settings in domain/bots/expert.py
 first, `--set NEAR=99` say, so a setting is measured both ways without editing the code.
+`--as-hard DECISION` (repeatable) hands one kind of the expert's decisions back to the hard
+bot's rule, so paired with a run without it, it prices what the expert's search earns there.
 """
 
 from __future__ import annotations
@@ -21,13 +23,23 @@ import math
 import multiprocessing
 import time
 
-from domain.bots import LEVELS, expert
-from services.bots.tournament import play
+from domain.bots import LEVELS, bidding, expert, play
+from domain.bots.discard import bury_for_void
+from services.bots import tournament
+
+# expert.py's decisions, each with the hard bot's rule for it.
+HARD_RULES = {
+    "round_one": lambda k, rng: bidding.round_one(k, expert.STYLE),
+    "round_two": lambda k, rng: bidding.round_two(k, expert.STYLE),
+    "discard": lambda k, rng: bury_for_void(k.cards("discard"), k.trump),
+    "defend_alone": lambda k, rng: bidding.defend_alone(k, "hard"),
+    "choose_card": lambda k, rng: play.choose_card(k, "hard", rng),
+}
 
 
 def hand(seed: str, levels: tuple[str, str, str, str]) -> int:
     """Team 0's points (negative if team 1 scored) in the first hand of a game from `seed`."""
-    state, _ = play(seed, levels, hands=1)
+    state, _ = tournament.play(seed, levels, hands=1)
     scored = state.history[0]
     return scored.points if scored.team == 0 else -scored.points
 
@@ -77,9 +89,18 @@ def main() -> None:
     p.add_argument(
         "--set", action="append", default=[], metavar="NAME=VALUE", help="an expert setting"
     )
+    p.add_argument(
+        "--as-hard",
+        action="append",
+        default=[],
+        choices=sorted(HARD_RULES),
+        help="a decision the expert leaves to the hard bot's rule",
+    )
     args = p.parse_args()
     for item in args.set:
         setting(item)
+    for decision in args.as_hard:
+        setattr(expert, decision, HARD_RULES[decision])
     jobs = [(args.a, args.b, n) for n in range(args.start, args.start + args.deals)]
     start = time.perf_counter()
     results = played(jobs, args.workers)
