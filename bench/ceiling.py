@@ -14,7 +14,9 @@ over N deals played both ways from 0-0 (bench/hands.py's deals, the first number
 the expert as it is: an expert that sees every card only when it plays a card with five or
 four in hand (the first two tricks), or with three or two (the next two); bidding, discard and
 defence stay honest. `--seeing partner` (or `opponents`) shows it only those hands then, the
-rest dealt as its view allows, to tell whose cards the gap is made of.
+rest dealt as its view allows, to tell whose cards the gap is made of. `--bids` measures
+instead an expert that sees every card in one round's bids (round one, then round two), the
+rest of its decisions honest.
 
 They bound what any search over deals of the hidden cards can reach with open-handed values,
 which is what the issue's floors for the expert (70% of games against hard) are measured
@@ -27,8 +29,8 @@ from __future__ import annotations
 import argparse
 import copy
 import random
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
 
 import hands
 
@@ -39,6 +41,7 @@ from domain.bots.memory import Memory
 from domain.bots.sampling import Unseen
 from services.bots import tournament
 
+T = TypeVar("T")
 _truth: list[State] = []  # the state the seat deciding now is looking at
 _view = tournament.view
 
@@ -83,10 +86,29 @@ def _seeing(offsets: tuple[int, ...]) -> type[Unseen]:
     return Seeing
 
 
+# every bid solved, on the real deal, and taken on its word
+_BIDDING_SEEN: dict[str, Any] = {"NEAR": 99.0, "BID_MARGIN": 0.0, "_deals": _the_deal}
+
+
 def sees_while_bidding() -> None:
-    expert.NEAR = 99.0  # every bid solved
-    expert.BID_MARGIN = 0.0  # and taken on the deal's word
-    expert._deals = _the_deal  # type: ignore[assignment]
+    for name, value in _BIDDING_SEEN.items():
+        setattr(expert, name, value)
+
+
+def _sees_in(decide: Callable[[Known, random.Random], T]) -> Callable[[Known, random.Random], T]:
+    """`decide` (one round's bids) made seeing every card, the expert's other decisions left
+    honest."""
+
+    def seeing(k: Known, rng: random.Random) -> T:
+        honest = {name: getattr(expert, name) for name in _BIDDING_SEEN}
+        sees_while_bidding()
+        try:
+            return decide(k, rng)
+        finally:
+            for name, value in honest.items():
+                setattr(expert, name, value)
+
+    return seeing
 
 
 def sees_everything() -> None:
@@ -138,6 +160,25 @@ def in_play(deals: int, start: int, workers: int, whose: str) -> None:
         )
 
 
+def in_bidding(deals: int, start: int, workers: int) -> None:
+    """Points a hand, paired deal by deal, of the expert seeing every card in one round's
+    bids."""
+    jobs = [("expert", "hard", n) for n in range(start, start + deals)]
+    honest = hands.played(jobs, workers)
+    for name, decision in (("round one", "round_one"), ("round two", "round_two")):
+        decide = getattr(expert, decision)
+        setattr(expert, decision, _sees_in(decide))  # forked below, so the processes cheat too
+        seeing = hands.played(jobs, workers)
+        setattr(expert, decision, decide)
+        m, half = hands.mean_and_half_width(
+            [(x - y) / 2 for x, y in zip(seeing, honest, strict=True)]
+        )
+        print(
+            f"expert that sees every card while it bids in {name} vs hard: {m:+.4f} points a "
+            f"hand (95% CI ±{half:.4f}) over the expert as it is, {deals} deals played both ways"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=1000)
@@ -146,9 +187,15 @@ def main() -> None:
     parser.add_argument(
         "--seeing", choices=SEATS, default="everyone", help="with --deals: whose cards it sees"
     )
+    parser.add_argument(
+        "--bids", action="store_true", help="with --deals: seeing in each round's bids instead"
+    )
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
     tournament.view = _seen  # type: ignore[assignment]
+    if args.deals and args.bids:
+        in_bidding(args.deals, args.start, args.workers)
+        return
     if args.deals:
         in_play(args.deals, args.start, args.workers, args.seeing)
         return
