@@ -30,6 +30,7 @@ import argparse
 import copy
 import random
 from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any, TypeVar
 
 import hands
@@ -137,45 +138,42 @@ def sees_in_play(sizes: set[int], offsets: tuple[int, ...]) -> None:
     search.values = open_values
 
 
-def in_play(deals: int, start: int, workers: int, whose: str) -> None:
-    """Points a hand, paired deal by deal, of the expert seeing `whose` cards in part of the
-    play."""
-    jobs = [("expert", "hard", n) for n in range(start, start + deals)]
-    offsets, cards = SEATS[whose]
-    honest = hands.played(jobs, workers)
-    for name, sizes in (
-        ("the first two tricks", {5, 4}),
-        ("the third and fourth tricks", {3, 2}),
-    ):
-        honest_values = search.values
-        sees_in_play(sizes, offsets)  # forked below, so the processes cheat as well
-        seeing = hands.played(jobs, workers)
-        search.values = honest_values
-        m, half = hands.mean_and_half_width(
-            [(x - y) / 2 for x, y in zip(seeing, honest, strict=True)]
-        )
-        print(
-            f"expert that sees {cards} when it plays in {name} vs hard: {m:+.4f} points a hand "
-            f"(95% CI ±{half:.4f}) over the expert as it is, {deals} deals played both ways"
-        )
+@contextmanager
+def _playing_seen(sizes: set[int], offsets: tuple[int, ...]) -> Iterator[None]:
+    honest = search.values
+    sees_in_play(sizes, offsets)
+    try:
+        yield
+    finally:
+        search.values = honest
 
 
-def in_bidding(deals: int, start: int, workers: int) -> None:
-    """Points a hand, paired deal by deal, of the expert seeing every card in one round's
-    bids."""
-    jobs = [("expert", "hard", n) for n in range(start, start + deals)]
-    honest = hands.played(jobs, workers)
-    for name, decision in (("round one", "round_one"), ("round two", "round_two")):
-        decide = getattr(expert, decision)
-        setattr(expert, decision, _sees_in(decide))  # forked below, so the processes cheat too
-        seeing = hands.played(jobs, workers)
+@contextmanager
+def _bidding_seen(decision: str) -> Iterator[None]:
+    decide = getattr(expert, decision)
+    setattr(expert, decision, _sees_in(decide))
+    try:
+        yield
+    finally:
         setattr(expert, decision, decide)
+
+
+def paired(
+    deals: int, start: int, workers: int, cheats: list[tuple[str, AbstractContextManager[None]]]
+) -> None:
+    """Points a hand of each cheat (what it sees, and the switch that makes it see that),
+    paired deal by deal with the expert as it is."""
+    jobs = [("expert", "hard", n) for n in range(start, start + deals)]
+    honest = hands.played(jobs, workers)
+    for sees, cheat in cheats:
+        with cheat:  # the processes are forked inside, so they cheat as well
+            seeing = hands.played(jobs, workers)
         m, half = hands.mean_and_half_width(
             [(x - y) / 2 for x, y in zip(seeing, honest, strict=True)]
         )
         print(
-            f"expert that sees every card while it bids in {name} vs hard: {m:+.4f} points a "
-            f"hand (95% CI ±{half:.4f}) over the expert as it is, {deals} deals played both ways"
+            f"expert that sees {sees} vs hard: {m:+.4f} points a hand (95% CI ±{half:.4f}) "
+            f"over the expert as it is, {deals} deals played both ways"
         )
 
 
@@ -193,11 +191,22 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
     tournament.view = _seen  # type: ignore[assignment]
-    if args.deals and args.bids:
-        in_bidding(args.deals, args.start, args.workers)
-        return
     if args.deals:
-        in_play(args.deals, args.start, args.workers, args.seeing)
+        if args.bids:
+            cheats = [
+                (f"every card while it bids in {name}", _bidding_seen(decision))
+                for name, decision in (("round one", "round_one"), ("round two", "round_two"))
+            ]
+        else:
+            offsets, cards = SEATS[args.seeing]
+            cheats = [
+                (f"{cards} when it plays in {name}", _playing_seen(sizes, offsets))
+                for name, sizes in (
+                    ("the first two tricks", {5, 4}),
+                    ("the third and fourth tricks", {3, 2}),
+                )
+            ]
+        paired(args.deals, args.start, args.workers, cheats)
         return
     for name, cheat in (
         ("sees while bidding", sees_while_bidding),
