@@ -11,7 +11,7 @@ import multiprocessing.process
 import socket
 import sys
 import textwrap
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from infra.settings import Settings, SettingsError, described
 
@@ -173,12 +173,10 @@ def _work(settings: Settings, threads: int, chatty: bool = True) -> None:
     Not `chatty` under `euchre serve`, which shows only where its servers are: warnings and
     errors still show."""
     import signal
-    import threading
 
-    # Before the slow imports: a Ctrl-C while they run stops the worker, not with a traceback.
-    stop = threading.Event()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, lambda *_: stop.set())
+    # Before the slow imports: a Ctrl-C while they run stops the worker once it is ready, not
+    # with a traceback.
+    next_signal = _noting(signal.SIGTERM, signal.SIGINT)
 
     from infra import collector
     from infra.db import migrate
@@ -197,7 +195,30 @@ def _work(settings: Settings, threads: int, chatty: bool = True) -> None:
     ):
         collector.settle()
         logging.getLogger("euchre.worker").info("worker ready: %d threads take bot turns", threads)
-        stop.wait()
+        next_signal()
+
+
+def _noting(*signals: int) -> Callable[[], int]:
+    """From now on `signals` are only noted, in this process's wakeup pipe; the function
+    returned waits in the main thread for the next one noted (at once if one came already) and
+    says which.
+
+    Not a handler that sets an Event the main thread waits on: Python runs a handler only when
+    the main thread next runs bytecode, so a signal landing just as the main thread blocks on
+    the Event's lock (or handed by the kernel to another thread) left it blocked for good, and
+    a worker now and then ignored its SIGTERM. Nor signals blocked and taken with sigwait:
+    multiprocessing unblocks SIGTERM and SIGINT in a thread that starts its resource tracker.
+    The C handler writes to the pipe from whichever thread the signal lands on, and a read
+    can't miss what is already there."""
+    import os
+    import signal
+
+    readable, writable = os.pipe()
+    os.set_blocking(writable, False)
+    signal.set_wakeup_fd(writable)
+    for sig in signals:
+        signal.signal(sig, lambda *_: None)
+    return lambda: os.read(readable, 1)[0]
 
 
 def _worker_logging(level: int) -> None:
@@ -226,18 +247,16 @@ def _worker(args: argparse.Namespace, settings: Settings) -> int:
     ]
     import signal
 
-    def stop_children(*_: object) -> None:
-        """A SIGTERM sent to this process alone (a supervisor's stop) reaches every worker."""
-        for child in children:
-            child.terminate()
-
+    # A SIGTERM sent to this process alone (a supervisor's stop) reaches every worker; a
+    # SIGCHLD has it look again at which are running, and it ends once none is.
+    next_signal = _noting(signal.SIGTERM, signal.SIGINT, signal.SIGCHLD)
     for child in children:
         child.start()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, stop_children)
     print(f"{args.processes} worker processes × {args.threads} threads", flush=True)
-    for child in children:
-        child.join()
+    while any(child.is_alive() for child in children):
+        if next_signal() != signal.SIGCHLD:
+            for child in children:
+                child.terminate()
     return 0
 
 

@@ -4,6 +4,7 @@ exit code 2 for an operator's mistakes, the embedded servers' addresses shown, a
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import os
 import signal
 import socket
@@ -206,14 +207,7 @@ def _running(pid: int) -> bool:
 def test_a_sigterm_to_a_multi_process_worker_stops_every_process(
     database_url: str, redis_url: str
 ) -> None:
-    worker = subprocess.Popen(
-        [*EUCHRE, "worker", "--processes", "2", "--threads", "1"],
-        env=_env(EUCHRE_DATABASE_URL=database_url, EUCHRE_REDIS_URL=redis_url),
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
+    worker = _start_worker(database_url, redis_url, "--processes", "2", "--threads", "1")
     workers: list[int] = []
     try:
         _read_until(worker, "ready")
@@ -234,19 +228,43 @@ def test_a_sigterm_to_a_multi_process_worker_stops_every_process(
         worker.communicate()
 
 
-def _cmdline(pid: int) -> str:
-    return Path(f"/proc/{pid}/cmdline").read_text().replace("\0", " ")
+@pytest.mark.skipif(sys.platform != "linux", reason="signals one thread, found in /proc, by tgkill")
+def test_a_sigterm_that_lands_on_another_thread_still_stops_the_worker(
+    database_url: str, redis_url: str
+) -> None:
+    """The kernel hands a process's signal to any of its threads that takes it: the worker's
+    main thread, asleep until told to stop, must hear of one taken by another."""
+    worker = _start_worker(database_url, redis_url, "--threads", "1")
+    try:
+        _read_until(worker, "ready")
+        others = [int(t.name) for t in Path(f"/proc/{worker.pid}/task").iterdir()]
+        others.remove(worker.pid)
+        assert ctypes.CDLL(None, use_errno=True).tgkill(worker.pid, others[0], signal.SIGTERM) == 0
+        worker.communicate(timeout=60)
+        assert worker.returncode == 0
+    finally:
+        if worker.poll() is None:
+            worker.kill()
+        worker.communicate()
 
 
-def test_the_worker_says_ready_without_migration_noise(database_url: str, redis_url: str) -> None:
-    worker = subprocess.Popen(
-        [*EUCHRE, "worker", "--threads", "1"],
+def _start_worker(database_url: str, redis_url: str, *options: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [*EUCHRE, "worker", *options],
         env=_env(EUCHRE_DATABASE_URL=database_url, EUCHRE_REDIS_URL=redis_url),
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
     )
+
+
+def _cmdline(pid: int) -> str:
+    return Path(f"/proc/{pid}/cmdline").read_text().replace("\0", " ")
+
+
+def test_the_worker_says_ready_without_migration_noise(database_url: str, redis_url: str) -> None:
+    worker = _start_worker(database_url, redis_url, "--threads", "1")
     try:
         shown = _read_until(worker, "ready")
     finally:
