@@ -145,24 +145,25 @@ def test_serve_with_two_processes_answers_from_both_and_stops_every_one(data_dir
         text=True,
     )
     spawned: list[int] = []
-    held: list[socket.socket] = []
     try:
         _read_until(server, "serving on")
         spawned = [c for c in _children(server.pid) if "spawn_main" in _cmdline(c)]
         assert len(spawned) == 2, "a bot worker and a second API process"
         answered_by: set[int] = set()
-        # Connections go to whichever process accepts first; keep each open, so every one
-        # stays in the hands of the process that took it, until both have taken some.
-        while len(answered_by) < 2 and len(held) < 200:
-            connection = socket.create_connection(("127.0.0.1", port))
-            held.append(connection)
-            connection.sendall(b"GET /api/health HTTP/1.1\r\nHost: test\r\n\r\n")
-            assert connection.recv(4096).startswith(b"HTTP/1.1 200")
-            answered_by.add(_holder(port, connection, [server.pid, *spawned]))
-        assert len(answered_by) == 2, f"only {answered_by} answered {len(held)} connections"
+        asked = 0
+        # "serving on" is the first API process's word; the second may still be starting, and
+        # until it accepts, every connection goes to the first. So ask, a little apart, for
+        # a while, not a number of times (200 at once were sometimes all the first's).
+        deadline = time.monotonic() + 30
+        while len(answered_by) < 2 and time.monotonic() < deadline:
+            with socket.create_connection(("127.0.0.1", port)) as connection:
+                connection.sendall(b"GET /api/health HTTP/1.1\r\nHost: test\r\n\r\n")
+                assert connection.recv(4096).startswith(b"HTTP/1.1 200")
+                answered_by.add(_holder(port, connection, [server.pid, *spawned]))
+            asked += 1
+            time.sleep(0.02)
+        assert len(answered_by) == 2, f"only {answered_by} answered {asked} connections in 30 s"
     finally:
-        for connection in held:
-            connection.close()
         server.send_signal(signal.SIGINT)  # the parent alone: it stops the others
         _, err = server.communicate(timeout=90)
     assert server.returncode == 0, err
