@@ -1,4 +1,5 @@
-"""What seeing every card would be worth: an expert that cheats, against hard.
+"""What seeing every card would be worth: an expert that cheats, against hard (or, with
+`--against LEVEL`, another level).
 
 Run: uv run python bench/ceiling.py [--games N] [--workers W], or with `--deals N [--start K]`
 for the measurement below. It plays duplicate games (as `euchre tournament expert hard`) with
@@ -19,9 +20,9 @@ instead an expert that sees every card in one round's bids (round one, then roun
 rest of its decisions honest.
 
 They bound what any search over deals of the hidden cards can reach with open-handed values,
-which is what the issue's floors for the expert (70% of games against hard) are measured
-against: docs/bots.md "Strength" quotes the figures. The cheating is done here, by replacing
-the expert's dealers; domain/ never sees a State it shouldn't.
+which is what the issue's floors for the expert (70% of games against hard, 80% against
+medium) are measured against: docs/bots.md "Strength" quotes the figures. The cheating is done
+here, by replacing the expert's dealers; domain/ never sees a State it shouldn't.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from typing import Any, TypeVar
 import hands
 
 from domain import State
-from domain.bots import expert, search
+from domain.bots import LEVELS, expert, search
 from domain.bots.known import Known
 from domain.bots.memory import Memory
 from domain.bots.sampling import Unseen
@@ -159,11 +160,15 @@ def _bidding_seen(decision: str) -> Iterator[None]:
 
 
 def paired(
-    deals: int, start: int, workers: int, cheats: list[tuple[str, AbstractContextManager[None]]]
+    against: str,
+    deals: int,
+    start: int,
+    workers: int,
+    cheats: list[tuple[str, AbstractContextManager[None]]],
 ) -> None:
     """Points a hand of each cheat (what it sees, and the switch that makes it see that),
     paired deal by deal with the expert as it is."""
-    jobs = [("expert", "hard", n) for n in range(start, start + deals)]
+    jobs = [("expert", against, n) for n in range(start, start + deals)]
     honest = hands.played(jobs, workers)
     for sees, cheat in cheats:
         with cheat:  # the processes are forked inside, so they cheat as well
@@ -172,13 +177,14 @@ def paired(
             [(x - y) / 2 for x, y in zip(seeing, honest, strict=True)]
         )
         print(
-            f"expert that sees {sees} vs hard: {m:+.4f} points a hand (95% CI ±{half:.4f}) "
+            f"expert that sees {sees} vs {against}: {m:+.4f} points a hand (95% CI ±{half:.4f}) "
             f"over the expert as it is, {deals} deals played both ways"
         )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
+    parser.add_argument("--against", choices=LEVELS, default="hard", help="the other side's level")
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--deals", type=int, help="measure seeing in play, in points a hand")
     parser.add_argument("--start", type=int, default=0, help="with --deals: the first deal")
@@ -206,17 +212,20 @@ def main() -> None:
                     ("the third and fourth tricks", {3, 2}),
                 )
             ]
-        paired(args.deals, args.start, args.workers, cheats)
+        paired(args.against, args.deals, args.start, args.workers, cheats)
         return
     for name, cheat in (
         ("sees while bidding", sees_while_bidding),
         ("sees everything", sees_everything),
     ):
         cheat()  # the games' processes are forked from here, so they cheat as well
-        result = tournament.run("expert", "hard", args.games, workers=args.workers, progress=False)
+        result = tournament.run(
+            "expert", args.against, args.games, workers=args.workers, progress=False
+        )
         lo, hi = result.interval()
         print(
-            f"expert that {name} vs hard: {100 * result.share:.1f}% of {result.games} games "
+            f"expert that {name} vs {args.against}: "
+            f"{100 * result.share:.1f}% of {result.games} games "
             f"(95% CI {100 * lo:.1f}-{100 * hi:.1f}%), "
             f"points {result.points[0]}-{result.points[1]}, {result.seconds:.0f}s"
         )
