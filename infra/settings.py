@@ -53,18 +53,24 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     port: int = 8000
     rate_limits: RateLimits | None = RateLimits()
     secure_cookies: str = "auto"
+    signing_keys: Path | None = None
 
     def broker(self, redis_url: str) -> str:
         """Where bot turns queue: the configured broker, else the Redis in use."""
         return self.broker_url or redis_url
+
+    def signing_keys_path(self) -> Path:
+        """The signing key file (infra.signing): the one named, else one in the data directory,
+        so a checkout's service keeps its key beside its data."""
+        return self.signing_keys or self.data_dir / "signing-keys.json"
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] = os.environ) -> "Settings":
         """Read the `EUCHRE_*` variables; one unset or empty takes the default.
 
         Empty counts as unset so a `.env` template with `EUCHRE_DATABASE_URL=` still means the
-        embedded default. The data directory is made absolute here, so a later change of
-        working directory cannot move the embedded servers' data.
+        embedded default. The data directory and the key file are made absolute here, so a
+        later change of working directory cannot move the embedded servers' data or the key.
         """
         values = {}
         for variable, (field, parse, _) in _VARIABLES.items():
@@ -73,7 +79,12 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
                 values[field] = _parse(variable, text, parse)
         values["rate_limits"] = _rate_limits(environ)
         settings = cls(**values)
-        return msgspec.structs.replace(settings, data_dir=settings.data_dir.absolute())
+        keys = settings.signing_keys
+        return msgspec.structs.replace(
+            settings,
+            data_dir=settings.data_dir.absolute(),
+            signing_keys=None if keys is None else keys.absolute(),
+        )
 
 
 def _parse(variable: str, text: str, parse: Callable[[str], object]) -> object:
@@ -129,6 +140,13 @@ def _directory(text: str) -> Path:
     path = Path(text).expanduser()
     if path.exists() and not path.is_dir():
         raise ValueError("expected a directory (created if missing), but it is a file")
+    return path
+
+
+def _file(text: str) -> Path:
+    path = Path(text).expanduser()
+    if path.is_dir():
+        raise ValueError("expected a file (created if missing), but it is a directory")
     return path
 
 
@@ -203,6 +221,12 @@ _VARIABLES: dict[str, tuple[str, Callable[[str], object], str]] = {
         "data_dir",
         _directory,
         "where the embedded servers keep their data (default ./var)",
+    ),
+    "EUCHRE_SIGNING_KEYS": (
+        "signing_keys",
+        _file,
+        "the file of the keys that sign the logs' heads (default: signing-keys.json in the "
+        "data directory; made at first start)",
     ),
     "EUCHRE_HOST": ("host", str, "address `serve` listens on (default 127.0.0.1)"),
     "EUCHRE_PORT": ("port", _port, "port `serve` listens on (default 8000)"),
