@@ -12,6 +12,7 @@ from domain.errors import Conflict, NotAllowed
 from domain.farmer import asked
 from domain.phases import Decision, Evolve, PhaseRules, no_options
 from domain.scoring import game_won
+from domain.sealing import next_seal
 from domain.shuffle import dealt
 from domain.state import State
 
@@ -21,12 +22,11 @@ def deal(s: State) -> ev.HandDealt:
     deal_no = s.deal_no + 1
     dealer = (s.first_dealer + s.deal_no) % 4
     hands, up, kitty = dealt(s.deal_seed, deal_no, dealer)
+    shown = [[CODES[c] for c in h] for h in hands]
+    hidden = [CODES[c] for c in kitty]
+    seal = next_seal(s, {"hands": shown, "kitty": hidden})
     return ev.HandDealt(
-        deal_no=deal_no,
-        dealer=dealer,
-        hands=[[CODES[c] for c in h] for h in hands],
-        up=CODES[up],
-        kitty=[CODES[c] for c in kitty],
+        deal_no=deal_no, dealer=dealer, hands=shown, up=CODES[up], kitty=hidden, seal=seal
     )
 
 
@@ -39,7 +39,7 @@ def ready(s: State, c: cmd.Ready) -> ev.Event:
 def deal_now(s: State, c: cmd.DealNow) -> ev.Event:
     if c.seat != s.host_seat():
         raise NotAllowed("only the host may deal the next hand without waiting")
-    return deal(s)
+    return ev.DealCalled(seat=c.seat) if s.version >= 2 else deal(s)
 
 
 def _legal(s: State, seat: int) -> list[cmd.Command]:
@@ -106,6 +106,10 @@ def _player_ready(s: State, e: ev.PlayerReady) -> State:
     return replace(s, seq=s.seq + 1, ready=(r[0], r[1], r[2], r[3]))
 
 
+def _deal_called(s: State, e: ev.DealCalled) -> State:
+    return replace(s, seq=s.seq + 1, phase="deal")
+
+
 SCORED = PhaseRules(
     kind="ready",
     moves={cmd.Ready: ready, cmd.DealNow: deal_now},
@@ -117,4 +121,8 @@ SCORED = PhaseRules(
 )
 # The instant after a throw-in or the start: the next deal follows at once.
 DEALING = PhaseRules(follows=(deal,))
-EVOLVE: Evolve = {ev.HandDealt: _dealt, ev.PlayerReady: _player_ready}
+EVOLVE: Evolve = {
+    ev.HandDealt: _dealt,
+    ev.PlayerReady: _player_ready,
+    ev.DealCalled: _deal_called,
+}

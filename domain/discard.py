@@ -11,11 +11,13 @@ from domain.cards import CODES, INDEX, cards_of
 from domain.defend import after_making
 from domain.hands import cards_options, held, without
 from domain.phases import Evolve, PhaseRules
+from domain.sealing import next_seal
 from domain.state import State
 
 
 def bury(s: State, c: cmd.Discard) -> ev.Event:
-    return ev.CardBuried(seat=c.seat, card=CODES[held(s, c.seat, c.card)])
+    card = CODES[held(s, c.seat, c.card)]
+    return ev.CardBuried(seat=c.seat, card=card, seal=next_seal(s, {"card": card}))
 
 
 def _legal(s: State, seat: int) -> list[cmd.Command]:

@@ -28,8 +28,9 @@ class Event(msgspec.Struct, frozen=True, tag_field="type", tag=True, gc=False):
     pass
 
 
-class TableOpened(Event, frozen=True):
-    """`seed` is the table's secret; only its hash is shown until the game is over."""
+class TableOpened(Event, frozen=True, omit_defaults=True):
+    """`seed` is the table's secret; only its hash is shown until the game is over. `version`:
+    the log's format (domain/sealing.py), absent in version 1 logs."""
 
     code: str
     host: str
@@ -37,6 +38,7 @@ class TableOpened(Event, frozen=True):
     bots: Level
     seed: str
     seed_hash: str
+    version: int = 1
 
 
 class SeatTaken(Event, frozen=True, omit_defaults=True):
@@ -138,23 +140,27 @@ class GameStarted(Event, frozen=True, omit_defaults=True):
     contributions: list[str | None] | None = None
 
 
-class HandDealt(Event, frozen=True):
+class HandDealt(Event, frozen=True, omit_defaults=True):
     """The shuffle's result, secret until the game is over: the log can be replayed without the
-    seed, and an auditor re-derives it from the seed to check."""
+    seed, and an auditor re-derives it from the seed to check. `seal` binds `hands` and `kitty`
+    till then (domain/sealing.py; absent in version 1 logs)."""
 
     deal_no: int
     dealer: int
     hands: list[list[Code]]
     up: Code
     kitty: list[Code]
+    seal: str | None = None
 
 
-class FarmerSwapped(Event, frozen=True):
-    """`gave` went into the kitty and `got` came out of it, sight unseen; both are secret."""
+class FarmerSwapped(Event, frozen=True, omit_defaults=True):
+    """`gave` went into the kitty and `got` came out of it, sight unseen; both are secret, and
+    `seal` binds them (domain/sealing.py; absent in version 1 logs)."""
 
     seat: int
     gave: list[Code]
     got: list[Code]
+    seal: str | None = None
 
 
 class FarmerKept(Event, frozen=True):
@@ -186,11 +192,13 @@ class TrumpCalled(Event, frozen=True):
     alone: bool
 
 
-class CardBuried(Event, frozen=True):
-    """The dealer's discard; which card is secret from everyone but the dealer."""
+class CardBuried(Event, frozen=True, omit_defaults=True):
+    """The dealer's discard; which card is secret from everyone but the dealer, and `seal`
+    binds it (domain/sealing.py; absent in version 1 logs)."""
 
     seat: int
     card: Code
+    seal: str | None = None
 
 
 class DefenceChosen(Event, frozen=True):
@@ -229,6 +237,13 @@ class HandThrownIn(Event, frozen=True):
 
 
 class PlayerReady(Event, frozen=True):
+    seat: int
+
+
+class DealCalled(Event, frozen=True):
+    """The host dealt the next hand without waiting for everyone to be ready; the deal follows
+    (in version 1 logs the deal came alone, with nothing to say who asked)."""
+
     seat: int
 
 
@@ -296,6 +311,7 @@ AnyEvent = (
     | HandScored
     | HandThrownIn
     | PlayerReady
+    | DealCalled
     | GameWon
     | ChatSaid
     | ReactionShown

@@ -15,6 +15,7 @@ from domain.errors import IllegalMove
 from domain.hands import held, sorted_codes
 from domain.house_rules import HouseRules
 from domain.phases import Evolve, PhaseRules
+from domain.sealing import next_seal
 from domain.state import State
 
 
@@ -36,10 +37,10 @@ def answer(s: State, c: cmd.Farmer) -> ev.Event:
         )
     if not is_farmers_hand(s.hands[c.seat]):
         raise IllegalMove("only a hand of five 9s and 10s may swap", field="cards")
-    got = list(s.kitty[:3])
-    return ev.FarmerSwapped(
-        seat=c.seat, gave=[CODES[x] for x in sorted(cards)], got=[CODES[x] for x in got]
-    )
+    gave = [CODES[x] for x in sorted(cards)]
+    got = [CODES[x] for x in s.kitty[:3]]
+    seal = next_seal(s, {"gave": gave, "got": got})
+    return ev.FarmerSwapped(seat=c.seat, gave=gave, got=got, seal=seal)
 
 
 def _legal(s: State, seat: int) -> list[cmd.Command]:

@@ -16,6 +16,7 @@ from domain.events import LEVELS
 from domain.house_rules import house_rules_from
 from domain.phases import Evolve
 from domain.rematch import kept_for, unheld
+from domain.sealing import VERSION
 from domain.shuffle import first_dealer, game_seed, seed_bytes, seed_hash
 from domain.state import Seat, State, seats_with
 
@@ -52,7 +53,13 @@ def open_table(s: State, c: cmd.OpenTable) -> list[ev.Event]:
     _contribution(c.contribution)
     return [
         ev.TableOpened(
-            code=c.code, host=c.host, settings=settings, bots=c.bots, seed=c.seed, seed_hash=digest
+            code=c.code,
+            host=c.host,
+            settings=settings,
+            bots=c.bots,
+            seed=c.seed,
+            seed_hash=digest,
+            version=VERSION,
         ),
         ev.SeatTaken(
             seat=c.seat,
@@ -174,6 +181,7 @@ def _opened(s: State, e: ev.TableOpened) -> State:
         bots=e.bots,
         seed=e.seed,
         seed_hash=e.seed_hash,
+        version=e.version,
     )
 
 

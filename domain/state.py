@@ -95,6 +95,7 @@ class State(msgspec.Struct, frozen=True, gc=False):
     bots: Level = "medium"
     seed: str = ""
     seed_hash: str = ""
+    version: int = 1  # the log's format (domain/sealing.py)
     deal_seed: str = ""  # the game's seed, from the start (domain/shuffle.py `game_seed`)
     locked: bool = False
     banned: tuple[tuple[str, str | None], ...] = ()  # (player, name) in the order banned

@@ -20,12 +20,15 @@ from domain.codec import to_event
 from domain.decider import consequence, decide, deciding, legal
 from domain.evolve import evolve
 from domain.lifecycle import started
+from domain.sealing import SECRET_FIELDS, VERSION, seal
 from domain.shuffle import seed_bytes
 from domain.state import State
+from projections.lines import check_line
 from projections.log import public_line
 
 FORMAT = "euchre-log"
-VERSION = 1
+# Every format version this checker knows (domain/sealing.py VERSION is the one written now).
+VERSIONS = (1, 2)
 LINE_FIELDS = ("seq", "type", "at", "hash")  # an exported line's own; the rest is the event's
 # Facts about the table and its people: not the rules' to derive, and none moves a card.
 PEOPLE_EVENTS = frozenset(
@@ -81,6 +84,11 @@ def over(records: Sequence[Any]) -> bool:
     return any(r.type == "GameWon" for r in records)
 
 
+def version(records: Sequence[Any]) -> int:
+    """The log's format version, as its TableOpened says (version 1 logs don't say)."""
+    return records[0].data.get("version", 1) if records else VERSION
+
+
 def log_lines(records: Sequence[Any]) -> list[dict[str, Any]]:
     """Every event's line, as GET /api/tables/{code}/log serves them: secrets blank until
     the game is over, each with its hash."""
@@ -91,7 +99,7 @@ def log_lines(records: Sequence[Any]) -> list[dict[str, Any]]:
 def export(code: str, records: Sequence[Any]) -> list[dict[str, Any]]:
     """The header line, then the log's lines."""
     head = records[-1].hash if records else ""
-    header = Header(FORMAT, VERSION, code, over(records), len(records), head)
+    header = Header(FORMAT, version(records), code, over(records), len(records), head)
     return [msgspec.to_builtins(header), *log_lines(records)]
 
 
@@ -136,8 +144,9 @@ def verify(lines: Iterable[dict[str, Any]], head: str | None = None) -> Verdict:
     except msgspec.ValidationError as error:
         return failed(None, f"has a header that isn't valid: {error}")
     code = header.code
-    if header.version != VERSION:
-        return failed(None, f"is format version {header.version}, not {VERSION}")
+    if header.version not in VERSIONS:
+        known = " or ".join(map(str, VERSIONS))
+        return failed(None, f"is format version {header.version}, not {known}")
     if not header.complete:
         return failed(None, "is of a game that isn't over: its cards stay blank until then")
     if header.events != len(body):
@@ -152,11 +161,16 @@ def verify(lines: Iterable[dict[str, Any]], head: str | None = None) -> Verdict:
     decoded = events_of(body)
     if isinstance(decoded, Problem):
         return failed(decoded.seq, decoded.what)
+    opened = decoded[0] if decoded else None
+    if isinstance(opened, ev.TableOpened) and opened.version != header.version:
+        return failed(1, f"opens a version {opened.version} log; its header says {header.version}")
     played = _replayed(decoded)
     if isinstance(played, Problem):
         return failed(played.seq, played.what)
     state, counts = played
-    return Verdict(True, code, _summary(code, len(body), chain, state, counts), len(body), chain)
+    deals = sum(isinstance(e, ev.HandDealt) for e in decoded)
+    summary = _summary(code, len(body), chain, state, counts, deals)
+    return Verdict(True, code, summary, len(body), chain)
 
 
 def _chain(code: str, body: list[dict[str, Any]]) -> str | Problem:
@@ -185,9 +199,13 @@ def _chain(code: str, body: list[dict[str, Any]]) -> str | Problem:
 
 
 def events_of(body: list[dict[str, Any]]) -> list[ev.Event] | Problem:
-    """The events of an export's lines (after its header)."""
+    """The events of an export's lines (after its header), each line first checked to hold
+    exactly its type's fields, each of its type (projections/lines.py)."""
     out = []
     for line in body:
+        wrong = check_line(line)
+        if wrong is not None:
+            return Problem(line.get("seq"), f"isn't a valid event: {wrong}")
         data = {k: v for k, v in line.items() if k not in LINE_FIELDS}
         try:
             out.append(to_event(line["type"], data))
@@ -208,6 +226,9 @@ def _replayed(events: list[ev.Event]) -> tuple[State, Counter[str]] | Problem:
         return Problem(1, "reveals a seed that isn't 64 lowercase hex digits")
     if committed != opened.seed_hash:
         return Problem(1, "reveals a seed that doesn't hash to the seed_hash published with it")
+    unsealed = _unsealed(opened, events)
+    if unsealed is not None:
+        return unsealed
     state = evolve(State(), opened)
     derived: Counter[str] = Counter()
     for seq, e in enumerate(events[1:], start=2):
@@ -235,6 +256,24 @@ def _replayed(events: list[ev.Event]) -> tuple[State, Counter[str]] | Problem:
     if (due := consequence(state)) is not None:
         return Problem(len(events), f"is the last, but the rules make {_said(due)} next")
     return state, derived
+
+
+def _unsealed(opened: ev.TableOpened, events: list[ev.Event]) -> Problem | None:
+    """The first event whose revealed secrets don't match the seal logged with them (a
+    version 1 log has no seals, and may have none)."""
+    for seq, e in enumerate(events, start=1):
+        fields = SECRET_FIELDS.get(type(e).__name__)
+        if fields is None or isinstance(e, ev.TableOpened):
+            continue
+        logged: str | None = getattr(e, "seal")  # noqa: B009 (each secret type has one)
+        if opened.version < 2:
+            if logged is not None:
+                return Problem(seq, "has a seal, which a version 1 log has nowhere")
+            continue
+        secret = {name: getattr(e, name) for name in fields}
+        if logged != seal(opened.seed, seq, secret):
+            return Problem(seq, "reveals secrets that don't match the seal logged with them")
+    return None
 
 
 def _started(state: State, e: ev.GameStarted) -> str | None:
@@ -272,15 +311,21 @@ def _said(e: ev.Event) -> str:
     return f"{kind}({fields})"
 
 
-def _summary(code: str, events: int, head: str, state: State, derived: Counter[str]) -> str:
-    deals = derived["HandDealt"]
+def _summary(
+    code: str, events: int, head: str, state: State, derived: Counter[str], deals: int
+) -> str:
     team = state.winner
     score = f"{state.score[0]}–{state.score[1]}"
+    sealed = (
+        " Every hidden card revealed at the end matches the seal logged with it."
+        if state.version >= 2
+        else ""
+    )
     return (
         f"Verified: table {code}'s {events} events chain unbroken from the first to the head "
         f"{head}. The server seed revealed at the end hashes to the commitment published when "
-        f"the table opened, and each of the {deals} deals is the seed's shuffle. Every move "
-        f"was one the rules allowed at its turn, and every derived event follows from the "
+        f"the table opened, and each of the {deals} deals is the seed's shuffle.{sealed} Every "
+        f"move was one the rules allowed at its turn, and every derived event follows from the "
         f"moves: {derived['TrickTaken']} tricks taken, {derived['HandScored']} hands scored, "
         f"{derived['HandThrownIn']} thrown in, and the game won by team {team} "
         f"(seats {team} and {(team or 0) + 2}), {score}."

@@ -4,14 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-# Fields that would show a card or the seed that someone at the table must not see yet. The up
-# card is public (it was turned face up), so HandDealt keeps it.
-SECRET_FIELDS: dict[str, tuple[str, ...]] = {
-    "TableOpened": ("seed",),
-    "HandDealt": ("hands", "kitty"),
-    "FarmerSwapped": ("gave", "got"),
-    "CardBuried": ("card",),
-}
+from domain.sealing import SECRET_FIELDS
 
 
 def public_line(record: Any, game_over: bool) -> dict[str, Any]:

@@ -99,6 +99,8 @@ def _line(s: State, e: ev.Event, trick: list[str]) -> str | None:
                 "euchre": f"{makers} were euchred, taking {tricks}",
             }[how]
             return f"  {said}: {points} to {side(s, team)}. Score {a}–{b}."
+        case ev.DealCalled(seat=seat):
+            return f"  {who(s, seat)} deals the next hand without waiting."
         case ev.HandThrownIn(deal_no=n):
             return f"  Nobody calls trump: deal {n} is thrown in."
         case ev.GameWon(team=team, score=[a, b]):

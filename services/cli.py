@@ -12,8 +12,12 @@ import socket
 import sys
 import textwrap
 from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
 
 from infra.settings import Settings, SettingsError, described
+
+if TYPE_CHECKING:
+    from infra.signing import Signer
 
 
 class Unusable(Exception):
@@ -61,6 +65,9 @@ def _serve(args: argparse.Namespace, settings: Settings) -> int:
         raise Unusable(f"--processes must be 1 or more, not {args.processes}")
     host = args.host or settings.host
     port = args.port or settings.port
+    # Made here if missing, before any API process starts: they all read the one file this
+    # leaves, and a damaged one stops the start in one line rather than in every process.
+    signer = _signer(settings)
     sock = _listen(host, port)
     _announce_servers()
     with sock, embedded.services(settings) as endpoints:
@@ -84,13 +91,25 @@ def _serve(args: argparse.Namespace, settings: Settings) -> int:
             child.start()
         with _stopping(*children):
             shown = f"[{host}]" if ":" in host else host
-            _api(joined, sock, f"http://{shown}:{port}/")
+            _api(joined, sock, f"http://{shown}:{port}/", signer)
     return 0
 
 
-def _api(settings: Settings, sock: socket.socket, url: str | None) -> None:
+def _signer(settings: Settings, rotate: bool = False) -> Signer:
+    from infra.signing import KeyFileError, Signer
+
+    path = settings.signing_keys_path()
+    try:
+        return Signer.rotate(path) if rotate else Signer.load(path)
+    except KeyFileError as error:
+        raise Unusable(str(error)) from None
+
+
+def _api(
+    settings: Settings, sock: socket.socket, url: str | None, signer: Signer | None = None
+) -> None:
     """One API process serving `sock` until Ctrl-C or SIGTERM; the one given a `url` says so
-    once it serves."""
+    once it serves. A spawned one reads the key file itself: a key can't be pickled."""
     import signal
 
     import uvicorn
@@ -111,6 +130,7 @@ def _api(settings: Settings, sock: socket.socket, url: str | None) -> None:
             rate_limits=settings.rate_limits,
             secure_cookies=settings.secure_cookies,
             broker_url=broker,
+            signer=signer or _signer(settings),
         )
         # Idle connections stay open longer than a load balancer's or client's own idle
         # timeout (60 s is common): the side that closes first must not be the server, or
@@ -324,28 +344,24 @@ def _rebuild_part(url: str, by_type: bool, bar: int | None = None) -> int:
     return asyncio.run(rebuild())
 
 
+class NotALog(Unusable):
+    """A file that can't be read as an export: a verdict on it, so `verify` exits 1."""
+
+
 def _lines(source: str, settings: Settings) -> list[dict]:
-    """An export's lines: from the file `source` (or stdin for -), else table `source`'s log
-    read from the service's database."""
+    """An export's lines, read strictly (a key given twice in a line is refused): from the
+    file `source` (or stdin for -), else table `source`'s log read from the service's
+    database."""
     from pathlib import Path
 
-    import msgspec
+    from projections.lines import LineError, parse_ndjson
 
     if source == "-" or Path(source).is_file():
-        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
-        lines = []
-        for n, line in enumerate(text.splitlines(), start=1):
-            if not line.strip():
-                continue
-            try:
-                lines.append(msgspec.json.decode(line))
-            except msgspec.DecodeError:
-                raise Unusable(
-                    f"line {n} of {source} isn't JSON: is it a `euchre export`?"
-                ) from None
-            if not isinstance(lines[-1], dict):
-                raise Unusable(f"line {n} of {source} isn't a JSON object")
-        return lines
+        text = sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()
+        try:
+            return parse_ndjson(text)
+        except LineError as error:
+            raise NotALog(f"{source}: {error}") from None
     return _exported(source, settings)
 
 
@@ -392,7 +408,12 @@ def _verify(args: argparse.Namespace, settings: Settings) -> int:
         return _verify_all(settings)
     if args.source is None:
         raise Unusable("name an export file or a table's code, or give --all")
-    verdict = verify(_lines(args.source, settings), head=args.head)
+    try:
+        lines = _lines(args.source, settings)
+    except NotALog as error:
+        print(textwrap.fill(f"Not verified: {error}", 88))
+        return 1
+    verdict = verify(lines, head=args.head)
     print(textwrap.fill(verdict.summary, 88))
     return 0 if verdict.ok else 1
 
@@ -515,6 +536,26 @@ def _migrate(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def _keys(args: argparse.Namespace, settings: Settings) -> int:
+    listed = _signer(settings, rotate=args.rotate).keys()
+    print(f"signing keys in {settings.signing_keys_path()}, the current one first:")
+    for key in listed:
+        if key.current:
+            print(f"  {key.key}  current since {key.since}")
+        else:
+            print(f"  {key.key}  retired, current from {key.since} until {key.until}")
+    if args.rotate:
+        print(
+            textwrap.fill(
+                "Restart every API process to sign with the new key: a running one keeps the "
+                "key it started with. API processes on other machines need this file copied "
+                "to them first.",
+                88,
+            )
+        )
+    return 0
+
+
 def _environment() -> str:
     lines = [f"  {variable:<24} {text}" for variable, text in described()]
     return "environment (unset or empty means the default):\n" + "\n".join(lines)
@@ -617,6 +658,19 @@ def parser() -> argparse.ArgumentParser:
         "--all", action="store_true", help="every finished game in the database, instead"
     )
     verifying.set_defaults(run=_verify)
+    keys = command(
+        "keys",
+        "show the keys that sign the logs' heads, or rotate them",
+        "Print where the signing key file is (EUCHRE_SIGNING_KEYS, or signing-keys.json in the "
+        "data directory; made if missing) and every public key the service has signed with, "
+        "the current one first: the list GET /.well-known/euchre-keys serves.",
+    )
+    keys.add_argument(
+        "--rotate",
+        action="store_true",
+        help="make a new current key first; the old one stays listed, its private half dropped",
+    )
+    keys.set_defaults(run=_keys)
     upgrade = command(
         "migrate",
         "bring the database schema up to date",

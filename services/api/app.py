@@ -26,11 +26,14 @@ from infra.presence import Presence, namespace
 from infra.ratings import Ratings
 from infra.reviews import Reviews
 from infra.settings import RateLimits
+from infra.signing import Signer
 from services.api.contract import SECURITY_SCHEMES, finish
 from services.api.decoding import MAX_BODY, StrictBody
 from services.api.edge import edge
+from services.api.event_schema import events_schema
 from services.api.headers import security_headers
 from services.api.health import health
+from services.api.keys import KeysController
 from services.api.limits import Limiter
 from services.api.players import LeaderboardController, PlayersController
 from services.api.problems import EXCEPTION_HANDLERS
@@ -61,6 +64,7 @@ class Services:
     broker_url: str | None
     ratings: Ratings
     reviews: Reviews
+    signer: Signer
 
 
 async def _follow_lobby(lobby: Lobby, doorbell: Doorbell) -> None:
@@ -83,14 +87,17 @@ def create_app(
     rate_limits: RateLimits | None = RateLimits(),  # noqa: B008 (frozen)
     secure_cookies: str = "auto",
     broker_url: str | None = None,
+    signer: Signer | None = None,
 ) -> Litestar:
     """The API for the database at `database_url` (already migrated).
 
     `on_commit` runs after each command's events commit (the bots' scheduler hooks in here).
     `rate_limits` None turns the limits off; `secure_cookies` is auto, on or off (see
     services.api.auth.secure); `broker_url`, where bot turns queue if not on `redis_url`, is
-    what the health check asks after.
+    what the health check asks after. `signer` holds the key the service signs with; None is
+    a key in memory, published only while this process runs.
     """
+    signer = signer or Signer.ephemeral()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
@@ -129,6 +136,7 @@ def create_app(
                 broker_url or redis_url,
                 Ratings(engine, store),
                 Reviews(engine, store),
+                signer,
             )
             background = [asyncio.create_task(_follow_lobby(lobby, doorbell))]
             if presence is not None:
@@ -156,6 +164,8 @@ def create_app(
             TalkController,
             StreamController,
             health,
+            KeysController,
+            events_schema,
             web,
         ],
         exception_handlers=EXCEPTION_HANDLERS,

@@ -164,6 +164,7 @@ def test_opening_a_table_seats_the_host_and_publishes_the_seeds_hash():
             bots="hard",
             seed=SEED,
             seed_hash=seed_hash(SEED),
+            version=2,
         ),
         ev.SeatTaken(seat=2, player="ann", name="Ann"),
     ]
@@ -332,7 +333,8 @@ def test_the_host_may_deal_without_waiting():
     e = refused(state, cmd.DealNow(seat=1), NotAllowed)
     assert e.reason == "only the host may deal the next hand without waiting"
     state, events = run(state, cmd.DealNow(seat=0))
-    assert [type(e) for e in events] == [ev.HandDealt]
+    assert [type(e) for e in events] == [ev.DealCalled, ev.HandDealt]
+    assert events[0] == ev.DealCalled(seat=0)  # the log says who dealt without waiting
     assert state.deal_no == 2
 
 

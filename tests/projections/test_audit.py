@@ -5,6 +5,8 @@ revealed seed changed; and, where a forger rebuilt the chain, the rules or the k
 from __future__ import annotations
 
 import copy
+import json
+from pathlib import Path
 
 import msgspec
 import pytest
@@ -13,6 +15,7 @@ from rated_kit import finished_game
 
 from domain.chain import GENESIS, canonical, link
 from domain.events import EVENT_TYPES
+from domain.sealing import seal
 from projections.audit import LINE_FIELDS, export, verify
 
 PEOPLE = [("ada", True), ("gus", False), None, None]
@@ -55,7 +58,7 @@ def test_an_honest_export_verifies(lines):
 def test_every_line_has_the_public_logs_fields_and_its_hash(lines):
     assert lines[0] == {
         "format": "euchre-log",
-        "version": 1,
+        "version": 2,
         "code": "AUDIT",
         "complete": True,
         "events": len(lines) - 1,
@@ -90,16 +93,38 @@ def test_two_events_reordered_are_named(lines):
     assert not verdict.ok and verdict.problem.seq == lines[n + 1]["seq"]
 
 
-def test_a_swapped_deal_is_caught_by_the_seed_even_with_the_chain_rebuilt(lines):
+def test_a_swapped_deal_is_caught_by_its_seal_and_with_a_new_seal_by_the_seed(lines):
+    """The chain covers the deal's seal, not its cards: cards changed are caught by the seal;
+    a seal made anew for them (the seed is public once the game is over) by the chain; and
+    with the chain rebuilt too, by the seed's shuffle."""
     forged = copy.deepcopy(lines)
     n = where(forged, "HandDealt", 1)
     hands = forged[n]["hands"]
     hands[0], hands[1] = hands[1], hands[0]
     verdict = verify(forged)
+    assert not verdict.ok and verdict.problem.seq == forged[n]["seq"]
+    assert "don't match the seal" in verdict.problem.what
+    secret = {"hands": hands, "kitty": forged[n]["kitty"]}
+    forged[n]["seal"] = seal(forged[1]["seed"], forged[n]["seq"], secret)
+    verdict = verify(forged)
     assert not verdict.ok and "was changed" in verdict.problem.what
     verdict = verify(rechained(forged))
     assert not verdict.ok and verdict.problem.seq == forged[n]["seq"]
     assert verdict.problem.what.startswith("should be HandDealt(")
+
+
+def test_a_secret_stripped_of_its_seal_or_a_card_buried_otherwise_is_caught(lines):
+    n = where(lines, "CardBuried")
+    stripped = copy.deepcopy(lines)
+    del stripped[n]["seal"]
+    verdict = verify(stripped)
+    assert not verdict.ok and "was changed" in verdict.problem.what
+    verdict = verify(rechained(stripped))
+    assert not verdict.ok and verdict.problem.seq == stripped[n]["seq"]
+    other = copy.deepcopy(lines)
+    other[n]["card"] = "9S" if other[n]["card"] != "9S" else "9H"
+    verdict = verify(other)
+    assert not verdict.ok and "don't match the seal" in verdict.problem.what
 
 
 def test_a_changed_seed_is_caught(lines):
@@ -136,7 +161,7 @@ def test_a_rebuilt_chain_doesnt_end_at_the_kept_head(lines):
     player kept from the game no longer matches."""
     forged = copy.deepcopy(lines)
     said = {"type": "ChatSaid", "at": lines[2]["at"], "hash": ""}
-    forged.insert(3, {**said, "player": "ada", "seat": 0, "name": "Ada", "text": "I never!"})
+    forged.append({**said, "player": "ada", "seat": 0, "name": "Ada", "text": "I never!"})
     rebuilt = rechained(forged)
     assert verify(rebuilt).ok
     verdict = verify(rebuilt, head=lines[-1]["hash"])
@@ -150,7 +175,8 @@ def test_a_game_still_running_or_a_strange_file_is_refused(lines):
     assert not verdict.ok and "isn't over" in verdict.summary
     assert not verify([]).ok
     assert not verify([{"format": "euchre-log", "version": 2}]).ok
-    assert not verify([{**lines[0], "version": 2}, *lines[1:]]).ok
+    assert not verify([{**lines[0], "version": 3}, *lines[1:]]).ok
+    assert "its header says 1" in verify([{**lines[0], "version": 1}, *lines[1:]]).summary
     cut = [{**lines[0], "events": len(lines) - 41}, *lines[1:-40]]
     assert "isn't over" in verify(rechained(cut)).problem.what
 
@@ -170,3 +196,22 @@ def test_a_players_seed_left_out_of_the_start_is_caught(lines):
     verdict = verify(rechained(forged))
     assert not verdict.ok and verdict.problem.seq == forged[n]["seq"]
     assert "names the seats' seeds" in verdict.problem.what
+
+
+@pytest.mark.parametrize("name", ["all_on", "people"])
+def test_a_version_1_log_verifies_as_it_was_written_and_an_edit_is_still_caught(name):
+    """tests/projections/v1: games the server logged before seals; their chains cover the
+    cards themselves, and a version 1 "deal now" is the deal alone."""
+    text = (Path(__file__).parent / "v1" / f"{name}.ndjson").read_text()
+    old = [json.loads(line) for line in text.splitlines()]
+    verdict = verify(old)
+    assert verdict.ok and old[0]["version"] == 1, verdict.summary
+    assert "seal" not in verdict.summary
+    edited = copy.deepcopy(old)
+    n = where(edited, "CardBuried")
+    edited[n]["card"] = "9S" if edited[n]["card"] != "9S" else "9H"
+    verdict = verify(edited)
+    assert not verdict.ok and "was changed" in verdict.problem.what
+    sealed = copy.deepcopy(old)
+    sealed[n]["seal"] = "00" * 32
+    assert "a version 1 log has nowhere" in verify(rechained(sealed)).problem.what

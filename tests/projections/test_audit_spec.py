@@ -1,13 +1,15 @@
 """An auditor's verifier written from docs/audit.md and docs/euchre.md alone: plain Python
 (json, hashlib, hmac), none of our code but to make the exports it reads. It checks the chain,
-the seed's commitment, the first dealer, every deal, every trick's winner, every hand's score
-and the game's end. If it disagrees with our engine, one of the pages or the engine is wrong."""
+the seed's commitment, the seals, the first dealer, every deal, every trick's winner, every
+hand's score and the game's end, in both format versions. If it disagrees with our engine,
+one of the pages or the engine is wrong."""
 
 from __future__ import annotations
 
 import hashlib
 import hmac
 import json
+from pathlib import Path
 
 import msgspec
 import pytest
@@ -45,20 +47,33 @@ DECK = [
 SAME_COLOUR = {"S": "C", "C": "S", "H": "D", "D": "H"}
 
 
-# docs/audit.md "The hash chain" ---------------------------------------------------------------
+# docs/audit.md "Secrets and seals", "The hash chain" -----------------------------------------
+
+SECRETS = {
+    "TableOpened": ["seed"],
+    "HandDealt": ["hands", "kitty"],
+    "FarmerSwapped": ["gave", "got"],
+    "CardBuried": ["card"],
+}
 
 
-def canonical_bytes(code: str, line: dict) -> bytes:
-    data = {k: v for k, v in line.items() if k not in ("seq", "type", "at", "hash")}
-    obj = {"data": data, "seq": line["seq"], "stream": code, "type": line["type"]}
+def canonical(obj) -> bytes:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def canonical_bytes(code: str, line: dict, version: int) -> bytes:
+    data = {k: v for k, v in line.items() if k not in ("seq", "type", "at", "hash")}
+    if version == 2:
+        data.update({name: None for name in SECRETS.get(line["type"], [])})
+    return canonical({"data": data, "seq": line["seq"], "stream": code, "type": line["type"]})
 
 
 def check_chain(header: dict, events: list[dict]) -> None:
     previous = bytes(32)
     for n, line in enumerate(events, start=1):
         assert line["seq"] == n
-        link = hashlib.sha256(previous + canonical_bytes(header["code"], line)).digest()
+        bytes_ = canonical_bytes(header["code"], line, header["version"])
+        link = hashlib.sha256(previous + bytes_).digest()
         assert link.hex() == line["hash"], f"event {n}'s hash"
         previous = link
     assert header["head"] == previous.hex()
@@ -142,21 +157,34 @@ def points(tricks: int, alone: bool, lone_defender: bool) -> tuple[bool, int]:
 # The auditor's whole check --------------------------------------------------------------------
 
 
+def check_seals(seed: str, events: list[dict]) -> int:
+    sealed = 0
+    for e in events:
+        if e["type"] in SECRETS and e["type"] != "TableOpened":
+            nonce = hmac.new(bytes.fromhex(seed), b"euchre/seal/%d" % e["seq"], "sha256").digest()
+            secret = canonical({name: e[name] for name in SECRETS[e["type"]]})
+            assert hashlib.sha256(nonce + secret).hexdigest() == e["seal"], f"seal {e['seq']}"
+            sealed += 1
+    return sealed
+
+
 def audit(lines: list[dict]) -> dict:
     header, events = lines[0], lines[1:]
-    assert header["format"] == "euchre-log" and header["version"] == 1 and header["complete"]
-    check_chain(header, events)
+    assert header["format"] == "euchre-log" and header["complete"]
     opened = events[0]
     assert opened["type"] == "TableOpened"
+    assert header["version"] == opened.get("version", 1) in (1, 2)
+    check_chain(header, events)
     seed = opened["seed"]
     assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() == opened["seed_hash"]
+    sealed = check_seals(seed, events) if header["version"] == 2 else 0
     given: dict[int, str | None] = {}
     score = [0, 0]
     trump = maker = None
     alone = lone = False
     plays: list[tuple[int, str]] = []
     taken = [0, 0]
-    seen = {"deals": 0, "tricks": 0, "hands": 0}
+    seen = {"deals": 0, "tricks": 0, "hands": 0, "sealed": sealed}
     for e in events:
         kind = e["type"]
         if kind in ("SeatTaken", "SeatLeft", "BotSeated") and "contributions" not in seen:
@@ -209,3 +237,12 @@ def test_the_pages_alone_reproduce_every_deal_trick_and_score(seed):
     seen = audit(lines)
     assert seen["deals"] >= 1 and seen["tricks"] >= 5 and seen["hands"] >= 1
     assert seen["contributions"] == sum(p is not None for p in people)
+    assert seen["sealed"] >= seen["deals"]
+
+
+@pytest.mark.parametrize("name", ["all_on", "people"])
+def test_the_pages_alone_check_a_version_1_log_as_it_was_written(name):
+    """Logs written before seals (tests/projections/v1, exported by the server as it was then)."""
+    text = (Path(__file__).parent / "v1" / f"{name}.ndjson").read_text()
+    seen = audit([json.loads(line) for line in text.splitlines()])
+    assert seen["hands"] >= 5 and seen["sealed"] == 0
