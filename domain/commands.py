@@ -25,6 +25,7 @@ class OpenTable(Command, frozen=True, tag="open"):
     bots: Level = "medium"
     registered: bool = False
     contribution: str | None = None  # the host's own seed for the deals, as TakeSeat's
+    commitment: str | None = None  # the host's commitment to one, as TakeSeat's
 
 
 class TakeSeat(Command, frozen=True, tag="sit"):
@@ -32,7 +33,10 @@ class TakeSeat(Command, frozen=True, tag="sit"):
     name: str
     seat: int
     registered: bool = False
-    contribution: str | None = None  # the player's seed for the deals, 64 lowercase hex digits
+    # The player's seed for the deals, 64 lowercase hex digits, given openly; or, kept secret
+    # till the start, its commitment: the SHA-256 of its 32 bytes (domain/reveal.py).
+    contribution: str | None = None
+    commitment: str | None = None
 
 
 class LeaveSeat(Command, frozen=True, tag="stand"):
@@ -174,7 +178,20 @@ class DealNow(Command, frozen=True, tag="deal"):
     seat: int
 
 
-Move = Farmer | Order | Call | Pass | Discard | Defend | Play | Ready | DealNow
+class Reveal(Command, frozen=True, tag="reveal"):
+    """At the start, the seed the player committed to when they sat down."""
+
+    seat: int
+    seed: str
+
+
+class Withhold(Command, frozen=True, tag="withhold"):
+    """At the start, no seed after all: the game's seed goes without the player's."""
+
+    seat: int
+
+
+Move = Farmer | Order | Call | Pass | Discard | Defend | Play | Ready | DealNow | Reveal | Withhold
 MOVE_TYPES: dict[str, type[Command]] = {cls.__struct_config__.tag: cls for cls in Move.__args__}
 
 

@@ -118,6 +118,7 @@ SCORED = PhaseRules(
     fallback=_fallback,
     follows=(game_won, _everyone_ready),
     everyone=_not_ready,
+    busy="the hand is over; say you are ready for the next one",
 )
 # The instant after a throw-in or the start: the next deal follows at once.
 DEALING = PhaseRules(follows=(deal,))

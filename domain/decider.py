@@ -19,6 +19,7 @@ from domain import (
     discard,
     farmer,
     rematch,
+    reveal,
     room,
     talk,
     tricks,
@@ -32,6 +33,7 @@ from domain.phases import Decision, PhaseRules
 from domain.state import Phase, State
 
 PHASES: dict[Phase, PhaseRules] = {
+    "reveal": reveal.RULES,
     "farmer": farmer.RULES,
     "bid1": bidding.ROUND_ONE,
     "bid2": bidding.ROUND_TWO,
@@ -98,7 +100,7 @@ def _move(s: State, c: Any) -> ev.Event:
     check = rules.moves.get(type(c))
     if rules.everyone is not None:
         if check is None:
-            raise NotYourTurn("the hand is over; say you are ready for the next one")
+            raise NotYourTurn(rules.busy)
         return check(s, c)
     if type(c) in _BETWEEN_HANDS:
         raise Conflict("the hand isn't over yet")
@@ -141,9 +143,11 @@ def can(s: State, seat: int | None) -> dict[str, dict[str, Any]]:
     by_kind: dict[type[cmd.Command], list[cmd.Command]] = {}
     for m in moves:
         by_kind.setdefault(type(m), []).append(m)
-    return {
+    rules = PHASES[s.phase]
+    offered = {} if rules.offered is None else rules.offered(s, seat)
+    return offered | {
         _TAGS[kind]: options(s, by_kind[kind])
-        for kind, options in PHASES[s.phase].options.items()
+        for kind, options in rules.options.items()
         if kind in by_kind
     }
 

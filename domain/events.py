@@ -43,13 +43,15 @@ class TableOpened(Event, frozen=True, omit_defaults=True):
 
 class SeatTaken(Event, frozen=True, omit_defaults=True):
     """`registered`: the name is a registered player's, not a guest's (absent in older logs).
-    `contribution`: the seed the player gave for the deals (64 hex digits), if any."""
+    `contribution`: the seed the player gave openly for the deals (64 hex digits), if any;
+    `commitment`: the SHA-256 of one they keep secret until the start (domain/reveal.py)."""
 
     seat: int
     player: str
     name: str
     registered: bool = False
     contribution: str | None = None
+    commitment: str | None = None
 
 
 class SeatLeft(Event, frozen=True):
@@ -129,6 +131,27 @@ class RematchOffered(Event, frozen=True):
 
 class SettingsChanged(Event, frozen=True):
     settings: HouseRules
+
+
+class StartCalled(Event, frozen=True):
+    """The host started the game and the seats in `asked`, whose people committed to seeds
+    of their own, are asked to reveal them; the game starts once each has answered."""
+
+    asked: list[int]
+
+
+class SeedRevealed(Event, frozen=True):
+    """`seed` hashes to the commitment the seat's person gave when they sat down."""
+
+    seat: int
+    seed: str
+
+
+class SeedWithheld(Event, frozen=True):
+    """The seat's person didn't reveal their seed (by choice, or a bot answered for them
+    once they were away): the game's seed is made without it."""
+
+    seat: int
 
 
 class GameStarted(Event, frozen=True, omit_defaults=True):
@@ -288,6 +311,9 @@ AnyEvent = (
     | BotSeated
     | BotRemoved
     | SettingsChanged
+    | StartCalled
+    | SeedRevealed
+    | SeedWithheld
     | PlayerWentAway
     | PlayerCameBack
     | TableLocked

@@ -50,7 +50,7 @@ def open_table(s: State, c: cmd.OpenTable) -> list[ev.Event]:
         digest = seed_hash(c.seed)
     except ValueError as e:
         raise IllegalMove(str(e), field="seed") from e
-    _contribution(c.contribution)
+    _given(c.contribution, c.commitment)
     return [
         ev.TableOpened(
             code=c.code,
@@ -67,16 +67,24 @@ def open_table(s: State, c: cmd.OpenTable) -> list[ev.Event]:
             name=c.name,
             registered=c.registered,
             contribution=c.contribution,
+            commitment=c.commitment,
         ),
     ]
 
 
-def _contribution(seed: str | None) -> None:
-    if seed is not None:
-        try:
-            seed_bytes(seed)
-        except ValueError as e:
-            raise IllegalMove(f"your {e}", field="seed") from e
+def _given(seed: str | None, commitment: str | None) -> None:
+    """A seed of the player's own, given openly or as a commitment to reveal at the start:
+    64 lowercase hex digits either way, and not both."""
+    for value, field in ((seed, "seed"), (commitment, "commitment")):
+        if value is not None:
+            try:
+                seed_bytes(value)
+            except ValueError as e:
+                raise IllegalMove(
+                    f"your {field} must be 64 lowercase hex digits", field=field
+                ) from e
+    if seed is not None and commitment is not None:
+        raise IllegalMove("give your seed or a commitment to it, not both", field="commitment")
 
 
 def take_seat(s: State, c: cmd.TakeSeat) -> list[ev.Event]:
@@ -89,7 +97,7 @@ def take_seat(s: State, c: cmd.TakeSeat) -> list[ev.Event]:
     if s.status == "over":
         raise Conflict("the game is over")
     kept_for(s, c.seat, c.player)
-    _contribution(c.contribution)
+    _given(c.contribution, c.commitment)
     if s.status == "playing":
         if seat.player == c.player and seat.away:
             return [
@@ -108,6 +116,7 @@ def take_seat(s: State, c: cmd.TakeSeat) -> list[ev.Event]:
         name=c.name,
         registered=c.registered,
         contribution=c.contribution,
+        commitment=c.commitment,
     )
     return [*out, taken]
 
@@ -143,13 +152,16 @@ def change_settings(s: State, c: cmd.ChangeSettings) -> list[ev.Event]:
 
 
 def start_game(s: State, c: cmd.StartGame) -> list[ev.Event]:
+    """Empty seats get bots; then the people who committed to seeds are asked for them
+    (domain/reveal.py), or, where nobody did, the game starts at once."""
     _host_before_start(s, c.player, "start the game")
     bots: list[ev.Event] = [
         ev.BotSeated(seat=n, level=s.bots)
         for n, seat in enumerate(s.seats)
         if seat.player is None and seat.bot is None
     ]
-    return [*bots, started(s)]
+    asked = [n for n, seat in enumerate(s.seats) if seat.player and seat.commitment]
+    return [*bots, ev.StartCalled(asked=asked) if asked else started(s)]
 
 
 def started(s: State) -> ev.GameStarted:
@@ -190,7 +202,11 @@ def _taken(s: State, e: ev.SeatTaken) -> State:
     however they went."""
     if s.status == "waiting":
         seat = Seat(
-            player=e.player, name=e.name, registered=e.registered, contribution=e.contribution
+            player=e.player,
+            name=e.name,
+            registered=e.registered,
+            contribution=e.contribution,
+            commitment=e.commitment,
         )
         seats = seats_with(s, e.seat, seat)
         return replace(s, seq=s.seq + 1, seats=seats, held=unheld(s, e.seat))

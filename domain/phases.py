@@ -18,7 +18,7 @@ from domain import commands as cmd
 from domain import events as ev
 from domain.state import State
 
-DecisionKind = Literal["farmer", "bid", "discard", "defend", "play", "ready"]
+DecisionKind = Literal["reveal", "farmer", "bid", "discard", "defend", "play", "ready"]
 
 
 class Decision(msgspec.Struct, frozen=True):
@@ -60,8 +60,12 @@ class PhaseRules:
     legal: Callable[[State, int], list[cmd.Command]] = _nothing
     # In the order the view's `can` lists them.
     options: Mapping[type[cmd.Command], Options] = field(default_factory=dict)
+    # Moves the view offers that `legal` can't list, each with its options: a seed revealed
+    # is its player's secret.
+    offered: Callable[[State, int], dict[str, Any]] | None = None
     fallback: Callable[[State, int], cmd.Command] = _no_fallback
     follows: tuple[Follows, ...] = ()  # tried in order; the first fact due is the next event
-    # Between hands every seat not yet ready decides at once, and moves aren't checked
-    # against the turn; otherwise the one seat whose turn it is decides.
+    # Between hands (and at the start, for the seeds) every seat asked decides at once, and
+    # moves aren't checked against the turn; otherwise the one seat whose turn it is decides.
     everyone: Callable[[State], list[Decision]] | None = None
+    busy: str = ""  # why another kind of move is refused while everyone decides

@@ -86,7 +86,7 @@ def _scored(s: State, e: ev.HandScored) -> State:
         outcome=outcome,
         history=(*s.history, outcome),
         phase="scored",
-        scored_at=s.seq + 1,
+        asked_at=s.seq + 1,
         turn=None,
         leader=None,
         ready=(seats[0].is_bot, seats[1].is_bot, seats[2].is_bot, seats[3].is_bot),

@@ -28,6 +28,7 @@ class SeatView(msgspec.Struct, frozen=True):
     registered: bool = False  # a registered player's seat; a guest's or a bot's is not
     left: bool = False  # away until they sit down again (docs/euchre.md "Away and back")
     seed: str | None = None  # the seed the person gave for the deals (docs/audit.md)
+    commitment: str | None = None  # its SHA-256, given to reveal it at the start
 
 
 class Banned(msgspec.Struct, frozen=True):
@@ -178,7 +179,17 @@ def table_view(s: State) -> TableView:
         status=s.status,
         host=s.host,
         seats=[
-            SeatView(n, x.player, x.name, x.bot, x.away, x.registered, x.left, x.contribution)
+            SeatView(
+                n,
+                x.player,
+                x.name,
+                x.bot,
+                x.away,
+                x.registered,
+                x.left,
+                x.contribution,
+                x.commitment,
+            )
             for n, x in enumerate(s.seats)
         ],
         settings=msgspec.structs.asdict(s.settings),

@@ -18,7 +18,17 @@ from domain.house_rules import HouseRules
 Status = Literal["waiting", "playing", "over"]
 # "deal" is the instant between a hand's end and the next deal, which no view ever shows.
 Phase = Literal[
-    "waiting", "farmer", "bid1", "bid2", "discard", "defend", "play", "scored", "deal", "over"
+    "waiting",
+    "reveal",
+    "farmer",
+    "bid1",
+    "bid2",
+    "discard",
+    "defend",
+    "play",
+    "scored",
+    "deal",
+    "over",
 ]
 KittyState = Literal["up", "down", "picked", "out"]
 BidKind = Literal["order", "call", "pass"]
@@ -29,7 +39,8 @@ class Seat(msgspec.Struct, frozen=True, gc=False):
     """`away`: a bot covers the person's seat. `left`: they left by choice, timed out too
     often or were banned, so only sitting down again brings them back (docs/euchre.md "Away
     and back"); `timeouts` counts this game's. `contribution`: the seed the person gave for
-    the deals when they sat down, if any."""
+    the deals when they sat down, if any, or revealed at the start; `commitment`: its hash,
+    given instead when they sat down."""
 
     player: str | None = None
     name: str | None = None
@@ -39,6 +50,7 @@ class Seat(msgspec.Struct, frozen=True, gc=False):
     left: bool = False
     timeouts: int = 0
     contribution: str | None = None
+    commitment: str | None = None  # to a seed revealed at the start (domain/reveal.py)
 
     @property
     def is_bot(self) -> bool:
@@ -117,7 +129,8 @@ class State(msgspec.Struct, frozen=True, gc=False):
     alone: int | None = None
     defender: int | None = None
     sitting: tuple[int, ...] = ()
-    asked: tuple[int, ...] = ()  # seats still to be asked: farmers, or defenders of a loner
+    # Seats still to be asked: for their seeds at the start, farmers, or defenders of a loner.
+    asked: tuple[int, ...] = ()
     bids: tuple[Bid, ...] = ()
     buried: int | None = None
     trick: tuple[tuple[int, int], ...] = ()
@@ -128,7 +141,9 @@ class State(msgspec.Struct, frozen=True, gc=False):
     ready: tuple[bool, bool, bool, bool] = (False, False, False, False)
     outcome: Outcome | None = None
     history: tuple[Outcome, ...] = ()
-    scored_at: int = 0  # the seq of the last HandScored: between hands, views from it are current
+    # The seq at which everyone was asked to decide at once (the hand scored, or the start
+    # calling for seeds): till they all have, views from it on are current.
+    asked_at: int = 0
     winner: int | None = None
     talk: Talk = Talk()
 

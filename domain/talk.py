@@ -50,10 +50,11 @@ def game_seq(s: State) -> int:
 def current_since(s: State) -> int:
     """The seq from which a view is still current for a move: a move decided on any view
     from there to `s.seq` is not stale. Talk changes no decision; between hands neither does
-    anyone else saying they are ready, since everyone decides at once and each only their
-    own (two people pressing Ready together must both be ready, not one told to look again)."""
-    if s.phase == "scored" and s.status == "playing":
-        return s.scored_at
+    anyone else saying they are ready, nor at the start anyone else revealing their seed,
+    since everyone decides at once and each only their own (two people pressing Ready
+    together must both be ready, not one told to look again)."""
+    if s.phase in ("scored", "reveal") and s.status == "playing":
+        return s.asked_at
     return game_seq(s)
 
 

@@ -14,12 +14,13 @@ from typing import Any, Protocol
 
 import msgspec
 
+from domain import commands as cmd
 from domain import events as ev
 from domain.chain import GENESIS, canonical, link
 from domain.codec import to_event
 from domain.decider import consequence, decide, deciding, legal
+from domain.errors import Refused
 from domain.evolve import evolve
-from domain.lifecycle import started
 from domain.sealing import SECRET_FIELDS, VERSION, seal
 from domain.shuffle import seed_bytes
 from domain.state import State
@@ -238,7 +239,7 @@ def _replayed(events: list[ev.Event]) -> tuple[State, Counter[str]] | Problem:
             if e != due:
                 return Problem(seq, f"should be {_said(due)} by the rules, not {_said(e)}")
             derived[kind] += 1
-        elif isinstance(e, ev.GameStarted):
+        elif isinstance(e, ev.GameStarted | ev.StartCalled):
             started = _started(state, e)
             if started is not None:
                 return Problem(seq, started)
@@ -276,12 +277,16 @@ def _unsealed(opened: ev.TableOpened, events: list[ev.Event]) -> Problem | None:
     return None
 
 
-def _started(state: State, e: ev.GameStarted) -> str | None:
-    """A game starts once, with the seeds the people seated gave, and the game's seed
-    chooses its first dealer."""
+def _started(state: State, e: ev.GameStarted | ev.StartCalled) -> str | None:
+    """A game starts once, as the host's start makes it: the people who committed to seeds
+    are asked for them, or, where none did, it starts with the seeds given openly and the
+    first dealer the game's seed chooses."""
     if state.status != "waiting":
         return "starts a game that has started already"
-    expected = started(state)
+    made = decide(state, cmd.StartGame(player=state.host or ""))
+    expected = next(x for x in made if isinstance(x, ev.GameStarted | ev.StartCalled))
+    if not isinstance(e, ev.GameStarted) or not isinstance(expected, ev.GameStarted):
+        return None if e == expected else f"should be {_said(expected)}, not {_said(e)}"
     if e.contributions != expected.contributions:
         return f"names the seats' seeds {e.contributions}; they gave {expected.contributions}"
     if e.first_dealer != expected.first_dealer:
@@ -291,7 +296,14 @@ def _started(state: State, e: ev.GameStarted) -> str | None:
 
 
 def _allowed(state: State, e: ev.Event) -> bool:
-    """Whether `e` is the first event of a move the rules allow now."""
+    """Whether `e` is the first event of a move the rules allow now. A seed revealed is
+    the one move the rules can't list (the seed is its player's secret): it is made again
+    from the event."""
+    if isinstance(e, ev.SeedRevealed):
+        try:
+            return decide(state, cmd.Reveal(seat=e.seat, seed=e.seed))[0] == e
+        except Refused:
+            return False
     return any(m == e for m in _moves(state, getattr(e, "seat", None)))
 
 

@@ -58,6 +58,13 @@ def _line(s: State, e: ev.Event, trick: list[str]) -> str | None:
     match e:
         case ev.TableOpened(code=code, bots=bots):
             return f"Table {code}, bots at {bots}."
+        case ev.StartCalled(asked=asked):
+            whom = " and ".join(who(s, n) for n in asked)
+            return f"The host starts the game, asking {whom} for the seeds they committed to."
+        case ev.SeedRevealed(seat=seat):
+            return f"  {who(s, seat)} reveals the seed they committed to."
+        case ev.SeedWithheld(seat=seat):
+            return f"  {who(s, seat)} doesn't reveal their seed: it is left out of the deals."
         case ev.GameStarted(first_dealer=dealer):
             seats = ", ".join(f"seat {n}: {_sitter(s, n)}" for n in range(4))
             return f"The game starts ({seats}); {who(s, dealer)} deals first."

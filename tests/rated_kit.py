@@ -68,6 +68,35 @@ def finished_game(
     return events
 
 
+def committed_game(code: str, seed: int, seeds: dict[str, str], reveal: set[str]) -> list[ev.Event]:
+    """A game whose people (the first the host, in seat 0; the rest in seats 1, 2, ...) sat
+    down with commitments to `seeds` (player -> seed); at the start those in `reveal`
+    reveal theirs and the others withhold; played out with random legal moves."""
+    host, *guests = seeds
+    pledged = {p: hashlib.sha256(bytes.fromhex(s)).hexdigest() for p, s in seeds.items()}
+    commands: list[cmd.Command] = [
+        cmd.OpenTable(code=code, host=host, name=host.title(), seed=SEED, commitment=pledged[host])
+    ]
+    for n, player in enumerate(guests, start=1):
+        commands.append(
+            cmd.TakeSeat(player=player, name=player.title(), seat=n, commitment=pledged[player])
+        )
+    commands.append(cmd.StartGame(player=host))
+    for n, player in enumerate(seeds):
+        answer = cmd.Reveal(seat=n, seed=seeds[player]) if player in reveal else None
+        commands.append(answer or cmd.Withhold(seat=n))
+    state, events = State(), []
+    for command in commands:
+        state, new = apply(state, command)
+        events += new
+    rng = random.Random(seed)
+    while state.status == "playing":
+        d = rng.choice(deciding(state))
+        state, new = apply(state, rng.choice(legal(state, d.seat)))
+        events += new
+    return events
+
+
 def contribution(code: str, player: str) -> str:
     """The seed a person gives at table `code`: any 64 hex digits will do."""
     return hashlib.sha256(f"{code}/{player}".encode()).hexdigest()

@@ -49,6 +49,8 @@ def choose(v: View, level: str, rng: random.Random) -> cmd.Command:
         raise ValueError("a spectator has nothing to decide")
     if "ready" in can:
         return cmd.Ready(seat=seat)  # never "deal": starting the next hand is a person's call
+    if "withhold" in can:
+        return cmd.Withhold(seat=seat)  # a person's seed is theirs alone to reveal
     if not can or "deal" in can:
         raise ValueError("this seat has nothing to decide")
     k = Known(v)

@@ -68,7 +68,17 @@ PlayerSeed = Annotated[
     msgspec.Meta(
         pattern="^[0-9a-f]{64}$",
         description="your own seed for the deals: 64 lowercase hex digits, mixed with the "
-        'server\'s at the start (docs/audit.md "The seed")',
+        "server's at the start, and public at once: `commitment` keeps it secret until then "
+        '(docs/audit.md "The seed")',
+    ),
+]
+Commitment = Annotated[
+    str,
+    msgspec.Meta(
+        pattern="^[0-9a-f]{64}$",
+        description="the SHA-256 of your own seed's 32 bytes, as 64 lowercase hex digits: you "
+        "reveal the seed at the start (move `reveal`), once everyone has sat down, and it is "
+        'mixed with the server\'s (docs/audit.md "The seed")',
     ),
 ]
 
@@ -79,10 +89,12 @@ class NewTable(msgspec.Struct, forbid_unknown_fields=True):
     bots: Level = "medium"
     seat: Seat = 0
     seed: PlayerSeed | None = None
+    commitment: Commitment | None = None
 
 
 class SitBody(msgspec.Struct, forbid_unknown_fields=True):
     seed: PlayerSeed | None = None
+    commitment: Commitment | None = None
 
 
 class BotLevel(msgspec.Struct, forbid_unknown_fields=True):

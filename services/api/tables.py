@@ -58,6 +58,7 @@ def _opened_by(
     settings: dict[str, Any] | None,
     bots: Level,
     contribution: str | None = None,
+    commitment: str | None = None,
 ) -> cmd.OpenTable:
     """`player` opens table `code` as its host, the server choosing its secret seed."""
     return cmd.OpenTable(
@@ -70,6 +71,7 @@ def _opened_by(
         settings=settings,
         bots=bots,
         contribution=contribution,
+        commitment=commitment,
     )
 
 
@@ -120,6 +122,7 @@ class TablesController(Controller):
                 settings=None if data.settings is None else data.settings.chosen(),
                 bots=data.bots,
                 contribution=data.seed,
+                commitment=data.commitment,
             )
             try:
                 state = await tables.execute(code, command)
@@ -192,13 +195,14 @@ class TablesController(Controller):
         data: JSONBody[SitBody | None] = None,
     ) -> View:
         """Sit down, or back down in your own seat during a game; the body, if any, gives a
-        seed of your own for the deals."""
+        seed of your own for the deals, or better a commitment to one."""
         command = cmd.TakeSeat(
             player=player.id,
             name=player.name,
             seat=seat,
             registered=player.registered,
             contribution=None if data is None else data.seed,
+            commitment=None if data is None else data.commitment,
         )
         await present(request, table_code(code), player)
         return seat_view(await tables_of(request).execute(table_code(code), command), player)
@@ -265,19 +269,26 @@ class TablesController(Controller):
         guards=[limited("tables_per_address", "tables_per_player")],
     )
     async def again(
-        self, request: Request, code: FromPath[Code], player: NamedDependency[Player]
+        self,
+        request: Request,
+        code: FromPath[Code],
+        player: NamedDependency[Player],
+        data: JSONBody[SitBody | None] = None,
     ) -> View:
         """Host only, at game over: a new table with the same house rules and bots, the host
         in their seat, every other person's seat kept for them for a minute and an invitation
-        in their view of this table; the host's view of the new one."""
+        in their view of this table; the host's view of the new one. The body, if any, is the
+        host's seed or commitment for the new table, as when sitting down."""
         code = table_code(code)
         tables = tables_of(request)
         fresh = _fresh_code()
         old = await tables.execute(code, cmd.OfferRematch(player=player.id, code=fresh))
         mine = old.seat_of(player.id)
         seat = 0 if mine is None else mine
+        given = SitBody() if data is None else data
+        rules = msgspec.structs.asdict(old.settings)
         opening: list[cmd.Command] = [
-            _opened_by(player, fresh, seat, msgspec.structs.asdict(old.settings), old.bots)
+            _opened_by(player, fresh, seat, rules, old.bots, given.seed, given.commitment)
         ]
         kept: list[str | None] = [None] * 4
         for n, was in enumerate(old.seats):

@@ -11,6 +11,7 @@ from domain import Decision, deciding
 from domain.state import State
 
 THINK_SECONDS = {
+    "reveal": 0.0,
     "farmer": 1.2,
     "bid": 1.2,
     "discard": 1.0,

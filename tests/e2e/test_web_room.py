@@ -3,7 +3,9 @@ closes the tab mid-hand is covered by a bot and plays again when they come back.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import time
 
 import httpx
 from browser_kit import GAME, make_move, open_person, shot, sign_in_and_open
@@ -167,24 +169,60 @@ def test_the_host_bans_during_the_game_from_the_host_menu(browser, server):
     ada.assert_no_errors()
 
 
-def test_each_person_sits_down_with_a_seed_made_in_their_browser(browser, server):
-    """docs/audit.md "The seed": the page makes a seed, shows it, and the start mixes it in."""
-    ada, bo, _ = host_and_guest(browser, server, seat=1)
-    code = ada.page.locator(".table-code strong").inner_text()
-    shown = {}
+def served_log(server: str, code: str, until: str) -> list[dict]:
+    """The table's public log, once it holds an event of type `until` (10 s at most)."""
+    for _ in range(100):
+        text = httpx.get(f"{server}/api/tables/{code}/log").text
+        log = [json.loads(line) for line in text.splitlines()]
+        if any(e["type"] == until for e in log):
+            return log
+        time.sleep(0.1)
+    raise AssertionError(f"no {until} in table {code}'s log")
+
+
+def test_seeds_stay_in_each_browser_until_the_start_and_one_withheld_is_left_out(browser, server):
+    """docs/audit.md "The seed": the host and a guest in browsers and a program over the API
+    each commit to a seed of their own. Nothing the browsers send before the start carries a
+    seed, only its SHA-256; at the start they reveal theirs by themselves, the program
+    withholds its own, and the log says so and deals without it."""
+    sent: list[tuple[str, str]] = []
+    ada = open_person(browser, server, "Ada", **DESK)
+    bo = open_person(browser, server, "Bo", **DESK)
+    for person in (ada, bo):
+        person.page.on("request", lambda r: sent.append((r.url, r.post_data or "")))
+    code = sign_in_and_open(ada)
+    bo.page.goto(ada.page.locator(".share-link").input_value())
+    bo.page.fill("input[name=name]", "Bo")
+    bo.page.click(".seat-card[data-seat='1'] [data-action=sit]")
+    expect(ada.page.locator(".seat-card[data-seat='1'] .occupant")).to_have_text("Bo")
     for person, seat in ((ada, 0), (bo, 1)):
         label = person.page.locator(f".seat-card[data-seat='{seat}'] .seed")
-        expect(label).to_contain_text("Your seed")
-        shown[seat] = label.get_attribute("title").rsplit(" ", 1)[-1]
-    ada.page.click("button[name=start]")
-    expect(ada.page.locator(GAME)).to_have_attribute("data-status", "playing")
-    served = httpx.get(f"{server}/api/tables/{code}/log").text
-    log = [json.loads(line) for line in served.splitlines()]
-    given = {e["seat"]: e.get("contribution") for e in log if e["type"] == "SeatTaken"}
-    assert given == shown and len(set(shown.values())) == 2
-    assert all(len(s) == 64 and int(s, 16) >= 0 for s in shown.values())
+        expect(label).to_have_text("Your seed is sealed")
+    own = "c7" * 32
+    with httpx.Client(base_url=server) as cy:
+        token = cy.post("/api/players", json={"name": "Cy"}).json()["token"]
+        cy.headers["Authorization"] = f"Bearer {token}"
+        pledge = hashlib.sha256(bytes.fromhex(own)).hexdigest()
+        cy.post(f"/api/tables/{code}/seats/2", json={"commitment": pledge}).raise_for_status()
+        before_start = len(sent)
+        ada.page.click("button[name=start]")
+        expect(bo.page.locator("#app")).to_have_attribute("data-view", "game")
+        cy.post(f"/api/tables/{code}/moves", json={"type": "withhold"}).raise_for_status()
+    log = served_log(server, code, until="GameStarted")
+    (called,) = [e for e in log if e["type"] == "StartCalled"]
+    assert called["asked"] == [0, 1, 2]
+    revealed = {e["seat"]: e["seed"] for e in log if e["type"] == "SeedRevealed"}
+    assert sorted(revealed) == [0, 1] and len(set(revealed.values())) == 2
+    assert [e["seat"] for e in log if e["type"] == "SeedWithheld"] == [2]
+    committed = {e["seat"]: e.get("commitment") for e in log if e["type"] == "SeatTaken"}
+    for seat, seed in revealed.items():
+        assert committed[seat] == hashlib.sha256(bytes.fromhex(seed)).hexdigest()
+        carrying = [n for n, (_, body) in enumerate(sent) if seed in body]
+        assert carrying and min(carrying) >= before_start, "a seed left its browser early"
+        assert all(json.loads(sent[n][1])["type"] == "reveal" for n in carrying)
     (started,) = [e for e in log if e["type"] == "GameStarted"]
-    assert started["contributions"] == [shown[0], shown[1], None, None]
+    assert started["contributions"] == [revealed[0], revealed[1], None, None]
+    assert all(seed not in body for _, body in sent for seed in [own])
     ada.assert_no_errors()
     bo.assert_no_errors()
 

@@ -11,11 +11,11 @@ from pathlib import Path
 import msgspec
 import pytest
 from log_kit import recorded
-from rated_kit import finished_game
+from rated_kit import committed_game, finished_game
 
 from domain.chain import GENESIS, canonical, link
 from domain.events import EVENT_TYPES
-from domain.sealing import seal
+from domain.sealing import SECRET_FIELDS, seal
 from projections.audit import LINE_FIELDS, export, verify
 
 PEOPLE = [("ada", True), ("gus", False), None, None]
@@ -215,3 +215,59 @@ def test_a_version_1_log_verifies_as_it_was_written_and_an_edit_is_still_caught(
     sealed = copy.deepcopy(old)
     sealed[n]["seal"] = "00" * 32
     assert "a version 1 log has nowhere" in verify(rechained(sealed)).problem.what
+
+
+def resealed(lines: list[dict]) -> list[dict]:
+    """What a forger who moved events would do before rebuilding the chain: seal each secret
+    again at its new seq (the seed is public once the game is over)."""
+    out = copy.deepcopy(lines)
+    for n, line in enumerate(out[1:], start=1):
+        if "seal" in line:
+            secret = {k: line[k] for k in SECRET_FIELDS[line["type"]]}
+            line["seal"] = seal(out[1]["seed"], n, secret)
+    return out
+
+
+def committed_export() -> list[dict]:
+    events = committed_game("SEALED", 5, {"ada": "a1" * 32, "bo": "b0" * 32}, reveal={"ada"})
+    lines = export("SEALED", recorded("SEALED", events))
+    return msgspec.json.decode(msgspec.json.encode(lines))
+
+
+def test_seeds_revealed_and_withheld_at_the_start_verify_and_a_forged_start_is_caught():
+    lines = committed_export()
+    verdict = verify(lines)
+    assert verdict.ok, verdict.summary
+    assert [line["type"] for line in lines[1:10]] == [
+        "TableOpened",
+        "SeatTaken",
+        "SeatTaken",
+        "BotSeated",
+        "BotSeated",
+        "StartCalled",
+        "SeedRevealed",
+        "SeedWithheld",
+        "GameStarted",
+    ]
+    started = lines[where(lines, "GameStarted")]
+    assert started["contributions"] == ["a1" * 32, None, None, None]
+    # A seed revealed that isn't the one committed to.
+    forged = copy.deepcopy(lines)
+    n = where(forged, "SeedRevealed")
+    forged[n]["seed"] = "a2" * 32
+    verdict = verify(rechained(forged))
+    assert not verdict.ok and verdict.problem.seq == forged[n]["seq"]
+    # The seats asked for their seeds changed.
+    forged = copy.deepcopy(lines)
+    forged[where(forged, "StartCalled")]["asked"] = [0]
+    verdict = verify(rechained(forged))
+    assert not verdict.ok and "should be StartCalled(asked=[0, 1])" in verdict.problem.what
+    # Started without asking: the reveals and the withholding cut out.
+    cut = [
+        line
+        for line in lines
+        if line.get("type") not in ("StartCalled", "SeedRevealed", "SeedWithheld")
+    ]
+    cut[0] = {**cut[0], "events": len(cut) - 1}
+    verdict = verify(rechained(resealed(cut)))
+    assert not verdict.ok and "should be StartCalled" in verdict.problem.what

@@ -14,7 +14,7 @@ from pathlib import Path
 import msgspec
 import pytest
 from log_kit import recorded
-from rated_kit import finished_game
+from rated_kit import committed_game, finished_game
 
 from projections.audit import export
 
@@ -179,6 +179,7 @@ def audit(lines: list[dict]) -> dict:
     assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() == opened["seed_hash"]
     sealed = check_seals(seed, events) if header["version"] == 2 else 0
     given: dict[int, str | None] = {}
+    committed: dict[int, str | None] = {}
     score = [0, 0]
     trump = maker = None
     alone = lone = False
@@ -189,7 +190,15 @@ def audit(lines: list[dict]) -> dict:
         kind = e["type"]
         if kind in ("SeatTaken", "SeatLeft", "BotSeated") and "contributions" not in seen:
             given[e["seat"]] = e.get("contribution") if kind == "SeatTaken" else None
-        if kind == "GameStarted":
+            committed[e["seat"]] = e.get("commitment") if kind == "SeatTaken" else None
+        if kind == "StartCalled":
+            assert e["asked"] == [n for n in range(4) if committed.get(n)]
+        elif kind == "SeedRevealed":
+            pledge = hashlib.sha256(bytes.fromhex(e["seed"])).hexdigest()
+            assert pledge == committed[e["seat"]]
+            given[e["seat"]] = e["seed"]
+            seen["revealed"] = seen.get("revealed", 0) + 1
+        elif kind == "GameStarted":
             contributions = e.get("contributions")
             people = [given.get(n) for n in range(4)]
             assert contributions == (people if any(people) else None)
@@ -238,6 +247,15 @@ def test_the_pages_alone_reproduce_every_deal_trick_and_score(seed):
     assert seen["deals"] >= 1 and seen["tricks"] >= 5 and seen["hands"] >= 1
     assert seen["contributions"] == sum(p is not None for p in people)
     assert seen["sealed"] >= seen["deals"]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_pages_alone_check_seeds_revealed_at_the_start(seed):
+    seeds = {"ada": "a1" * 32, "bo": "b0" * 32, "cy": "c9" * 32}
+    events = committed_game("SPEC", seed, seeds, reveal={"ada", "cy"} if seed % 2 else {"bo"})
+    lines = msgspec.json.decode(msgspec.json.encode(export("SPEC", recorded("SPEC", events))))
+    seen = audit(lines)
+    assert seen["revealed"] == (2 if seed % 2 else 1) == seen["contributions"]
 
 
 @pytest.mark.parametrize("name", ["all_on", "people"])

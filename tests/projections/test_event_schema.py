@@ -58,6 +58,11 @@ def played_out(state: State, log: list[ev.Event], rng: random.Random) -> State:
     return state
 
 
+def pledged(label: str) -> str:
+    """The commitment to `seed_of(label)`: the SHA-256 of its 32 bytes."""
+    return hashlib.sha256(bytes.fromhex(seed_of(label))).hexdigest()
+
+
 def tour() -> Iterator[tuple[str, list[ev.Event]]]:
     """Logs that hold every event type between them: a table of people through the room's
     every move, a game played to its end and play again offered; the table that follows, with
@@ -68,10 +73,10 @@ def tour() -> Iterator[tuple[str, list[ev.Event]]]:
         State(),
         log,
         cmd.OpenTable(code="TOUR", host="p0", name="P0", seed=SEED, contribution=seed_of("p0")),
-        cmd.TakeSeat(player="p1", name="P1", seat=1, registered=True, contribution=seed_of("p1")),
+        cmd.TakeSeat(player="p1", name="P1", seat=1, registered=True, commitment=pledged("p1")),
         cmd.TakeSeat(player="p2", name="P2", seat=2),
         cmd.LeaveSeat(player="p2", seat=2),
-        cmd.TakeSeat(player="p2", name="P2", seat=2),
+        cmd.TakeSeat(player="p2", name="P2", seat=2, commitment=pledged("p2")),
         cmd.SeatBot(player="p0", seat=3, level="hard"),
         cmd.LeaveSeat(player="p0", seat=3),
         cmd.ChoosePartner(player="p0", seat=1),
@@ -89,7 +94,16 @@ def tour() -> Iterator[tuple[str, list[ev.Event]]]:
     )
     seat = state.seat_of("p1")
     assert seat is not None
-    state = played(state, log, cmd.MarkAway(seat=seat, reason="gone"), cmd.ComeBack(player="p1"))
+    other = state.seat_of("p2")
+    assert other is not None
+    state = played(
+        state,
+        log,
+        cmd.Reveal(seat=seat, seed=seed_of("p1")),
+        cmd.Withhold(seat=other),
+        cmd.MarkAway(seat=seat, reason="gone"),
+        cmd.ComeBack(player="p1"),
+    )
     state = played_out(state, log, rng)
     played(state, log, cmd.OfferRematch(player="p0", code="TOUR2"))
     yield "TOUR", log

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 
 import psycopg
@@ -135,6 +136,42 @@ def test_people_give_seeds_of_their_own_as_they_sit_down(api):
     ada.ok("POST", "/api/tables/SEEDS/start")
     (started,) = [e for e in api.log("SEEDS") if e["type"] == "GameStarted"]
     assert started["contributions"] == [mine, his, None, None]
+
+
+def test_people_commit_to_seeds_as_they_sit_and_reveal_them_at_the_start(api):
+    """docs/audit.md "The seed": only a commitment goes with the seat; the start asks for the
+    seeds, and one withheld is left out and logged."""
+    ada, bo, cy = api.player("Ada"), api.player("Bo"), api.player("Cy")
+    mine, his = "ab" * 32, "cd" * 32
+    pledge = {s: hashlib.sha256(bytes.fromhex(s)).hexdigest() for s in (mine, his)}
+    opened = ada.ok("POST", "/api/tables", json={"code": "SEALS", "commitment": pledge[mine]})
+    assert opened["seats"][0]["commitment"] == pledge[mine] and opened["seats"][0]["seed"] is None
+    for body in ({"commitment": "AB" * 32}, {"commitment": pledge[his], "seed": his}):
+        refused = bo.request("POST", "/api/tables/SEALS/seats/1", json=body)
+        assert refused.status_code == 422 and refused.json()["field"] == "commitment", refused.text
+    bo.ok("POST", "/api/tables/SEALS/seats/1", json={"commitment": pledge[his]})
+    cy.ok("POST", "/api/tables/SEALS/seats/2")
+    assert mine not in str(api.log("SEALS")) and his not in str(api.log("SEALS"))
+    asked = ada.ok("POST", "/api/tables/SEALS/start")
+    assert (asked["phase"], asked["can"]) == (
+        "reveal",
+        {"reveal": {"commitment": pledge[mine]}, "withhold": {}},
+    )
+    wrong = ada.request("POST", "/api/tables/SEALS/moves", json={"type": "reveal", "seed": his})
+    assert wrong.status_code == 422 and wrong.json()["field"] == "seed", wrong.text
+    assert (
+        cy.request("POST", "/api/tables/SEALS/moves", json={"type": "withhold"}).status_code == 409
+    )
+    ada.ok("POST", "/api/tables/SEALS/moves", json={"type": "reveal", "seed": mine})
+    after = bo.ok("POST", "/api/tables/SEALS/moves", json={"type": "withhold"})
+    assert after["phase"] in ("bid1", "farmer")
+    log = api.log("SEALS")
+    assert [e["type"] for e in log if e["type"].startswith("Seed")] == [
+        "SeedRevealed",
+        "SeedWithheld",
+    ]
+    (started,) = [e for e in log if e["type"] == "GameStarted"]
+    assert started["contributions"] == [mine, None, None, None]
 
 
 def test_a_private_tables_log_is_its_players_alone(api):

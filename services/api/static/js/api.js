@@ -1,7 +1,7 @@
 // The HTTP contract (docs: /schema): every call, and problem+json errors turned into sentences.
 
 import { sleep } from './dom.js';
-import { newSeed } from './seed.js';
+import { keep, pledge } from './seed.js';
 
 export class ApiError extends Error {
   constructor(status, detail, body = null) {
@@ -39,6 +39,14 @@ function parsed(text) {
 
 export async function call(method, path, body) {
   return parsed(await answer(method, path, body));
+}
+
+/** A call that sits the caller down at `code` (or a table it opens) with a seed's commitment. */
+async function pledging(method, path, body, code) {
+  const { seed, body: given } = await pledge();
+  const view = await call(method, path, { ...body, ...given });
+  keep(code ?? view.code, seed);
+  return view;
 }
 
 /** An NDJSON answer (a table's log): each line's object, in order. */
@@ -83,19 +91,19 @@ export const api = {
   leaderboard: (offset, limit) => call('GET', `/api/leaderboard?limit=${limit}&offset=${offset}`),
   logout: () => call('POST', '/api/sessions/logout'),
   waiting: (before) => call('GET', before ? `/api/tables?before=${before}` : '/api/tables'),
-  open: (body) => call('POST', '/api/tables', { ...body, seed: newSeed() }),
+  open: (body) => pledging('POST', '/api/tables', body),
   table: (code) => call('GET', t(code)),
   log: (code) => lines(`${t(code)}/log`),
   verify: (code) => call('GET', `${t(code)}/verify`),
   reviews: (code) => call('GET', `${t(code)}/reviews`),
   exportUrl: (code) => `${t(code)}/export`,
-  sit: (code, seat) => call('POST', `${t(code)}/seats/${seat}`, { seed: newSeed() }),
+  sit: (code, seat) => pledging('POST', `${t(code)}/seats/${seat}`, {}, code),
   stand: (code, seat) => call('DELETE', `${t(code)}/seats/${seat}`),
   bot: (code, seat, level) => call('PUT', `${t(code)}/seats/${seat}/bot`, { level }),
   settings: (code, changes) => call('PATCH', `${t(code)}/settings`, changes),
   start: (code) => call('POST', `${t(code)}/start`),
   spectators: (code) => call('GET', `${t(code)}/spectators`),
-  again: (code) => call('POST', `${t(code)}/again`),
+  again: (code) => pledging('POST', `${t(code)}/again`, {}),
   lock: (code) => call('POST', `${t(code)}/lock`),
   unlock: (code) => call('POST', `${t(code)}/unlock`),
   ban: (code, player) => call('POST', `${t(code)}/bans`, { player }),

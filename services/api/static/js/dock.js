@@ -42,6 +42,7 @@ export function statusText(v) {
     const partner = option('partner') && winningSeat(v.trick, v.trump) === (v.you + 2) % 4 ? ' Your partner is winning it.' : '';
     return follow ? `Your turn: follow {${led}}.${partner}` : `Your turn: no {${led}} in your hand, so any card goes.${partner}`;
   }
+  if (v.phase === 'reveal') return 'Shuffling: each player’s sealed seed is being revealed…';
   if (v.phase === 'scored') {
     if (can.ready) return 'Hand over. Ready for the next one?';
     const waiting = [0, 1, 2, 3].filter((n) => !v.ready[n]).map(name);

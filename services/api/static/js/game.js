@@ -17,6 +17,7 @@ import { drawRatingLine, ratingBox, settledRatings } from './ratings.js';
 import { reorderHand } from './reorder.js';
 import { drawReview, settledReview } from './review.js';
 import { nameOf } from './seats.js';
+import { answerStart } from './seed.js';
 import { drawSheet, sheetKey } from './sheet.js';
 import { callBanner, cannotPlay, defendBanner, outcomeWords, scoredWords } from './words.js';
 
@@ -98,6 +99,7 @@ export class Game {
       this.alone = false;
       this.selected.clear();
     }
+    if (v.can?.reveal && !this.revealed) this.reveal(v);
     this.announce(prev, v);
     this.center.sync(v, prev);
     if (prev && v.hands.length > prev.hands.length && v.outcome) this.tell(scoredWords(v, v.outcome));
@@ -229,6 +231,14 @@ export class Game {
   }
 
   // ---- acting
+
+  /** The start asks for the seed this browser committed to: send it (or withhold, if this
+   * browser no longer has it) at once, unpinned by `seq`, since the others answer meanwhile. */
+  async reveal(v) {
+    this.revealed = true;
+    const move = await answerStart(v.code, v.can.reveal.commitment);
+    await this.ctx.act(() => api.move(v.code, move), { quiet: true }).catch(() => {});
+  }
 
   async send(move) {
     if (this.pending || !this.v) return;

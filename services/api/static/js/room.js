@@ -142,6 +142,7 @@ export class Room {
         h('span.tags', {},
           s.player && s.player === v.host ? h('span.tag', {}, 'Host') : null,
           state === 'bot' ? h('span.tag.bot', {}, `${levelName(s.bot)} bot`) : null),
+        mine && s.commitment ? h('span.seed', { title: `Your own seed for the deals stays in this browser until the game starts; the table knows only its fingerprint ${s.commitment}` }, 'Your seed is sealed') : null,
         mine && s.seed ? h('span.seed', { title: `Your seed for the deals: ${s.seed}` }, `Your seed ${s.seed.slice(0, 8)}…`) : null,
         h('span.seat-buttons', {}, buttons));
     };
