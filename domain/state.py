@@ -100,6 +100,10 @@ class Talk(msgspec.Struct, frozen=True, gc=False):
 
 class State(msgspec.Struct, frozen=True, gc=False):
     seq: int = 0
+    # The seq and hash (hex) of the logged event a state was last known to follow, as the log
+    # gave it (domain/chain.py): set by whoever folds logged events, never by `evolve`, so a
+    # head whose seq isn't `seq` is out of date and mustn't be shown as this state's.
+    head: tuple[int, str] = (0, "")
     code: str = ""
     host: str | None = None
     seats: tuple[Seat, ...] = EMPTY_SEATS

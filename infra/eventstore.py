@@ -91,10 +91,14 @@ class RecordedEvent(msgspec.Struct, frozen=True):
 
 
 class AppendResult(msgspec.Struct, frozen=True):
+    """`hashes`: each appended event's hash in the chain, hex (none for a duplicate, whose
+    caller reads the log again)."""
+
     first_seq: int
     last_seq: int
     positions: tuple[int, ...]
     duplicate: bool = False
+    hashes: tuple[str, ...] = ()
 
 
 class Recorder(Protocol):
@@ -130,7 +134,7 @@ class ConcurrencyConflict(Exception):
 # the database wait for the one before it to flush (PostgreSQL holds a database-wide lock
 # across a notifying commit).
 APPEND_SQL = (
-    "SELECT item, seq, position, outcome "
+    "SELECT item, seq, position, outcome, encode(hash, 'hex') "
     "FROM euchre_append_batch(%s::text[], %s::int[], %s::int[], %s::text[], %s::text[], "
     "%s::jsonb, %s::bytea[])"
 )
@@ -141,7 +145,8 @@ BATCH = 64
 APPENDERS = 1
 # Bytes of events a ring carries at most, so that a watcher in another process can show them
 # without reading the log: a notification's payload must stay under 8000 bytes, and a hand's
-# deal, the largest of one command's events, is a few hundred. The payload is seen by every
+# deal, the largest of one command's events, is a few hundred. Each event goes with its hash
+# in the chain, so the watcher can sign the head it shows. The payload is seen by every
 # session listening on the database, which only the service's own processes do; they may read
 # the log anyway.
 CARRIED = 4000
@@ -281,16 +286,19 @@ class _Ring:
 
     first: int
     last: int
-    events: list[tuple[str, bytes]] | None
+    events: list[tuple[str, bytes, str]] | None
 
     def payload(self, stream: str) -> str:
         """`stream:last`, then, if they fit, a line with `first` and a line with the events
-        as JSON, `[[type, data], ...]` (JSON as msgspec writes it has no line break)."""
+        as JSON, `[[type, data, hash], ...]` (JSON as msgspec writes it has no line break)."""
         head = f"{stream}:{self.last}"
         if self.events is None:
             return head
         encode = msgspec.json.encode
-        body = b",".join(b"[%b,%b]" % (encode(type_), data) for type_, data in self.events)
+        body = b",".join(
+            b'[%b,%b,"%b"]' % (encode(type_), data, hash_.encode())
+            for type_, data, hash_ in self.events
+        )
         if len(body) > CARRIED:
             return head
         return f"{head}\n{self.first}\n[{body.decode()}]"
@@ -440,24 +448,31 @@ class EventStore:
             for waiting in batch:
                 waiting.fail(error)
             raise
-        found: dict[int, list[tuple[int, int, str]]] = {}
-        for item, seq, position, outcome in rows:
-            found.setdefault(item - 1, []).append((seq, position, outcome))
+        found: dict[int, list[tuple[int, int, str, str]]] = {}
+        for item, seq, position, outcome, hash_ in rows:
+            found.setdefault(item - 1, []).append((seq, position, outcome, hash_))
         for n, waiting in enumerate(batch):
             rows_of = found[n]
-            seq, _, outcome = rows_of[0]
+            seq, _, outcome, _ = rows_of[0]
             if outcome == "r":
                 self._waiting.insert(0, waiting)
             elif outcome == "c":
                 waiting.fail(ConcurrencyConflict(waiting.stream, waiting.expected_seq, seq))
             else:
+                positions = tuple(row[1] for row in rows_of)
+                hashes = tuple(row[3] for row in rows_of) if outcome == "a" else ()
                 if outcome == "a":
-                    carried = [(e.type, d) for e, d in zip(waiting.new, waiting.data, strict=True)]
+                    carried = [
+                        (e.type, d, h)
+                        for e, d, h in zip(waiting.new, waiting.data, hashes, strict=True)
+                    ]
                     self._ring(waiting.stream, seq, rows_of[-1][0], carried)
-                positions = tuple(position for _, position, _ in rows_of)
-                waiting.succeed(AppendResult(seq, rows_of[-1][0], positions, outcome == "d"))
+                result = AppendResult(seq, rows_of[-1][0], positions, outcome == "d", hashes)
+                waiting.succeed(result)
 
-    def _ring(self, stream: str, first: int, last: int, events: list[tuple[str, bytes]]) -> None:
+    def _ring(
+        self, stream: str, first: int, last: int, events: list[tuple[str, bytes, str]]
+    ) -> None:
         """Ring the doorbell for `stream` soon, with the others this process appended to by
         then: under load, one notifying commit carries many appends' rings. The ring carries
         the events appended since the last, if they follow on from each other."""

@@ -44,7 +44,7 @@ class MemoryEventStore:
             first_stream, first = self._commands[command_id]
             if first_stream != stream:
                 raise ValueError(f"command id {command_id!r} was used on stream {first_stream!r}")
-            return msgspec.structs.replace(first, duplicate=True)
+            return msgspec.structs.replace(first, duplicate=True, hashes=())
         data = msgspec.json.decode(msgspec.json.encode([e.data for e in new]))
         log = self._streams.setdefault(stream, [])
         if len(log) != expected_seq:
@@ -71,7 +71,10 @@ class MemoryEventStore:
         self._appends.append(len(self._all))
         self._all.extend(recorded)
         result = AppendResult(
-            recorded[0].seq, recorded[-1].seq, tuple(r.position for r in recorded)
+            recorded[0].seq,
+            recorded[-1].seq,
+            tuple(r.position for r in recorded),
+            hashes=tuple(r.hash for r in recorded),
         )
         if command_id is not None:
             self._commands[command_id] = (stream, result)

@@ -24,6 +24,7 @@ from domain.evolve import evolve
 from domain.sealing import SECRET_FIELDS, VERSION, seal
 from domain.shuffle import seed_bytes
 from domain.state import State
+from projections.heads import SignedHead, Verify, held
 from projections.lines import check_line
 from projections.log import public_line
 
@@ -71,13 +72,14 @@ class Stored(Protocol):
     def hash(self) -> str: ...
 
 
-class Header(msgspec.Struct, frozen=True):
+class Header(msgspec.Struct, frozen=True, omit_defaults=True):
     format: str
     version: int
     code: str
     complete: bool  # the game is over: nothing is blanked
     events: int
     head: str  # the last event's hash, hex
+    signed_head: SignedHead | None = None  # the same, signed by the service that exported it
 
 
 def over(records: Sequence[Any]) -> bool:
@@ -97,10 +99,12 @@ def log_lines(records: Sequence[Any]) -> list[dict[str, Any]]:
     return [public_line(r, ended) for r in records]
 
 
-def export(code: str, records: Sequence[Any]) -> list[dict[str, Any]]:
-    """The header line, then the log's lines."""
+def export(
+    code: str, records: Sequence[Any], signed: SignedHead | None = None
+) -> list[dict[str, Any]]:
+    """The header line, then the log's lines; `signed` is the last event's signed head."""
     head = records[-1].hash if records else ""
-    header = Header(FORMAT, version(records), code, over(records), len(records), head)
+    header = Header(FORMAT, version(records), code, over(records), len(records), head, signed)
     return [msgspec.to_builtins(header), *log_lines(records)]
 
 
@@ -123,9 +127,15 @@ class Verdict(msgspec.Struct, frozen=True):
     problem: Problem | None = None
 
 
-def verify(lines: Iterable[dict[str, Any]], head: str | None = None) -> Verdict:
-    """Check an exported log; `head`, if given, is a final hash kept from the game, which the
-    log must end at."""
+def verify(
+    lines: Iterable[dict[str, Any]],
+    heads: Sequence[SignedHead | str] = (),
+    signed_by: Verify | None = None,
+) -> Verdict:
+    """Check an exported log; `heads` are heads kept from the game (bare hashes or signed
+    heads, projections/heads.py), each of which the log must still hold. `signed_by` checks a
+    signed head's signature (Ed25519 isn't the rules' business); without it, none is
+    checked."""
     lines = list(lines)
     code: str | None = None
     body = lines[1:]
@@ -157,8 +167,17 @@ def verify(lines: Iterable[dict[str, Any]], head: str | None = None) -> Verdict:
         return failed(chain.seq, chain.what)
     if header.head != chain:
         return failed(None, "has a header whose head isn't the last event's hash")
-    if head is not None and head.lower() != chain:
-        return failed(None, f"ends at {chain}, not at the head {head} kept from the game")
+    ours = header.signed_head
+    if ours is not None and (ours.code, ours.seq, ours.hash) != (code, len(body), chain):
+        return failed(None, "has a header whose signed head isn't of its last event")
+    for kept in [*heads, *([] if ours is None else [ours])]:
+        if isinstance(kept, SignedHead) and signed_by is not None and not kept.signed(signed_by):
+            return failed(None, f"is held against a head of seq {kept.seq} signed by no key")
+        if isinstance(kept, SignedHead) and kept.code != code:
+            return failed(None, f"is held against a head kept from table {kept.code}")
+        wrong = held(body, kept)
+        if wrong is not None:
+            return failed(None, wrong)
     decoded = events_of(body)
     if isinstance(decoded, Problem):
         return failed(decoded.seq, decoded.what)

@@ -39,6 +39,12 @@ class LineError(ValueError):
     def __init__(self, line: int, what: str) -> None:
         super().__init__(f"Line {line} {what}.")
         self.line = line
+        self.what = what
+
+
+class RepeatedKey(LineError):
+    """A line that is JSON, but gives a key twice: readers disagree on what it says, so it is
+    a log that fails the check, not a file that isn't one."""
 
 
 class _Repeated(ValueError):
@@ -83,7 +89,7 @@ def parse_ndjson(text: bytes | str) -> list[dict[str, Any]]:
             value = _decoder.decode(line)
         except _Repeated as repeated:
             key = json.dumps(repeated.key, ensure_ascii=False)
-            raise LineError(n, f"has the key {key} twice in one object") from None
+            raise RepeatedKey(n, f"has the key {key} twice in one object") from None
         except json.JSONDecodeError as error:
             raise LineError(n, f"isn't JSON ({error.msg} at column {error.colno})") from None
         except ValueError as error:

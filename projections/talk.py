@@ -16,6 +16,7 @@ from domain.events import Emoji
 from domain.evolve import evolve
 from domain.state import State
 from domain.talk import SAID
+from projections.replay import headed
 
 
 class ChatLine(msgspec.Struct, frozen=True):
@@ -69,6 +70,6 @@ def shown(records: Iterable[Logged], state: State) -> Iterator[tuple[State, Said
         e = to_event(r.type, r.data)
         s = evolve(s, e)
         if isinstance(e, SAID):
-            yield s, said(r.seq, r.at, e)
+            yield headed(s, r), said(r.seq, r.at, e)
         elif consequence(s) is None:
-            yield s, None
+            yield headed(s, r), None

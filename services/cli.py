@@ -17,6 +17,10 @@ from typing import TYPE_CHECKING
 from infra.settings import Settings, SettingsError, described
 
 if TYPE_CHECKING:
+    from infra.eventstore import RecordedEvent
+    from projections.heads import SignedHead
+
+if TYPE_CHECKING:
     from infra.signing import Signer
 
 
@@ -345,7 +349,8 @@ def _rebuild_part(url: str, by_type: bool, bar: int | None = None) -> int:
 
 
 class NotALog(Unusable):
-    """A file that can't be read as an export: a verdict on it, so `verify` exits 1."""
+    """An export whose lines can't be read one way only (a key given twice): a verdict on the
+    log, so `verify` exits 1."""
 
 
 def _lines(source: str, settings: Settings) -> list[dict]:
@@ -354,14 +359,18 @@ def _lines(source: str, settings: Settings) -> list[dict]:
     database."""
     from pathlib import Path
 
-    from projections.lines import LineError, parse_ndjson
+    from projections.lines import LineError, RepeatedKey, parse_ndjson
 
     if source == "-" or Path(source).is_file():
         text = sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()
         try:
             return parse_ndjson(text)
+        except RepeatedKey as error:
+            raise NotALog(f"line {error.line} of {source} {error.what}") from None
         except LineError as error:
-            raise NotALog(f"{source}: {error}") from None
+            raise Unusable(
+                f"line {error.line} of {source} {error.what}: is it a `euchre export`?"
+            ) from None
     return _exported(source, settings)
 
 
@@ -382,11 +391,24 @@ def _exported(code: str, settings: Settings) -> list[dict]:
         finally:
             await store.close()
 
-    with embedded.services(settings) as endpoints:
-        records = asyncio.run(read(endpoints.database_url))
+    with embedded.database(settings) as url:
+        records = asyncio.run(read(url))
     if not records:
         raise Unusable(f"there is no table {code}")
-    return export(code, records)
+    return export(code, records, _signed(settings, records[-1]))
+
+
+def _signed(settings: Settings, last: RecordedEvent) -> SignedHead | None:
+    """The last event's head, signed with the service's key where its key file is here (an
+    export made elsewhere has no key to sign with, and makes none up)."""
+    from infra.signing import Signer
+    from projections.heads import sign_head
+
+    path = settings.signing_keys_path()
+    if not path.exists():
+        return None
+    signer = Signer.load(path)
+    return sign_head(signer.sign, signer.key, last.stream, last.seq, last.hash)
 
 
 def _export(args: argparse.Namespace, settings: Settings) -> int:
@@ -402,20 +424,85 @@ def _export(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _verify(args: argparse.Namespace, settings: Settings) -> int:
-    from projections.audit import verify
+    import msgspec
 
+    from infra.signing import verify as signed_by
+    from projections.audit import verify
+    from projections.heads import SignedHead, equivocation, parse_head
+
+    if args.proof:
+        return _check_proof(args.proof)
     if args.all:
         return _verify_all(settings)
     if args.source is None:
-        raise Unusable("name an export file or a table's code, or give --all")
+        raise Unusable("name an export file or a table's code, or give --all or --proof")
+    try:
+        heads = [parse_head(_text_of(head)) for head in args.head]
+    except (ValueError, msgspec.ValidationError) as error:
+        raise Unusable(f"--head: {error}") from None
     try:
         lines = _lines(args.source, settings)
     except NotALog as error:
         print(textwrap.fill(f"Not verified: {error}", 88))
         return 1
-    verdict = verify(lines, head=args.head)
+    verdict = verify(lines, heads, signed_by)
     print(textwrap.fill(verdict.summary, 88))
+    signed = [h for h in heads if isinstance(h, SignedHead)]
+    ours = lines[0].get("signed_head") if lines else None
+    if ours is not None:
+        signed.append(msgspec.convert(ours, SignedHead))
+    keys = sorted({h.key for h in signed})
+    if keys:
+        print(
+            f"Heads signed by {', '.join(keys)}: check the service publishes "
+            "these keys at /.well-known/euchre-keys."
+        )
+    if verdict.code is not None and len(signed) > 1:
+        proof = equivocation(verdict.code, lines[1:], signed, signed_by)
+        if proof is not None:
+            print(
+                f"The service signed two heads of table {verdict.code} that no one log can "
+                f"hold, at events {proof.heads[0].seq} and {proof.heads[1].seq}: the proof, "
+                "which `euchre verify --proof FILE` checks, follows."
+            )
+            print(msgspec.json.encode(proof).decode())
+            return 1
     return 0 if verdict.ok else 1
+
+
+def _text_of(head: str) -> str:
+    """A head as given: itself, or the contents of the file it names."""
+    from pathlib import Path
+
+    if head.lstrip().startswith("{") or len(head) == 64:
+        return head
+    path = Path(head)
+    if not path.is_file():
+        raise ValueError(f"{head!r} is neither a hash, a signed head's JSON nor a file")
+    return path.read_text(encoding="utf-8")
+
+
+def _check_proof(source: str) -> int:
+    from pathlib import Path
+
+    import msgspec
+
+    from infra.signing import verify as signed_by
+    from projections.heads import Proof, proves
+
+    try:
+        proof = msgspec.json.decode(Path(source).read_bytes(), type=Proof)
+    except (OSError, msgspec.DecodeError) as error:
+        raise Unusable(f"{source} isn't a proof `euchre verify` printed: {error}") from None
+    early, late = proof.heads
+    if proves(proof, signed_by):
+        print(
+            f"Proved: the service holding key {early.key} signed heads of table {proof.code} "
+            f"at events {early.seq} and {late.seq} that no one log can hold."
+        )
+        return 0
+    print("Not proved: the heads' signatures or the chain between them don't bear it out.")
+    return 1
 
 
 def _verify_all(settings: Settings) -> int:
@@ -653,7 +740,17 @@ def parser() -> argparse.ArgumentParser:
     verifying.add_argument(
         "source", metavar="FILE|CODE", nargs="?", help="an export (- for stdin) or a code"
     )
-    verifying.add_argument("--head", metavar="HASH", help="a final hash kept from the game")
+    verifying.add_argument(
+        "--head",
+        metavar="HEAD",
+        action="append",
+        default=[],
+        help="a head kept from the game, which the log must hold: a hash, a signed head's "
+        "JSON, or a file holding one; again for more. Two signed heads that fork give a proof",
+    )
+    verifying.add_argument(
+        "--proof", metavar="FILE", help="check a proof of two forked heads instead"
+    )
     verifying.add_argument(
         "--all", action="store_true", help="every finished game in the database, instead"
     )

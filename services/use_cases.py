@@ -16,6 +16,8 @@ import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 
+from msgspec.structs import replace
+
 from domain.away import own_seat
 from domain.codec import to_record
 from domain.commands import Command, OpenTable
@@ -86,6 +88,14 @@ class Tables:
         self._remember(code, state)
         return state
 
+    async def headed(self, state: State) -> State:
+        """`state` with its head, the hash of the logged event at its seq, read from the log
+        (the event at that seq, not the last one: others may have been appended since)."""
+        records = await self.store.read(state.code, after_seq=state.seq - 1)
+        if not records or records[0].seq != state.seq:
+            return state
+        return replace(state, head=(state.seq, records[0].hash))
+
     def remember(self, state: State) -> None:
         """A state of a table read elsewhere in the process (a stream's feed), newer or not."""
         self._remember(state.code, state)
@@ -145,6 +155,7 @@ class Tables:
                     continue
                 if result.duplicate:
                     return await self._current(code)
+                after = replace(after, head=(after.seq, result.hashes[-1]))
                 self._remember(code, after)
                 if self._on_commit is not None:
                     await self._on_commit(after, events, made)

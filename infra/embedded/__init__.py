@@ -22,6 +22,7 @@ __all__ = [
     "EmbeddedPostgres",
     "EmbeddedValkey",
     "Endpoints",
+    "database",
     "services",
 ]
 
@@ -31,6 +32,23 @@ class Endpoints(msgspec.Struct, frozen=True):
 
     database_url: str
     redis_url: str
+
+
+@contextmanager
+def database(settings: Settings) -> Iterator[str]:
+    """The database to read for a command of its own (an export, a check): the configured
+    one, else the one a running `euchre serve` has in the data directory, else an embedded
+    one started for the block."""
+    if settings.database_url is not None:
+        yield settings.database_url
+        return
+    server = EmbeddedPostgres(settings.data_dir)
+    running = server.running()
+    if running is not None:
+        yield running
+        return
+    with sigterm_interrupts(), server:
+        yield server.url
 
 
 @contextmanager

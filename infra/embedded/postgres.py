@@ -79,6 +79,19 @@ class EmbeddedPostgres(Embedded):
         log.info("embedded PostgreSQL ready at %s (data in %s)", self.url, self.pgdata)
         return self.url
 
+    def running(self) -> str | None:
+        """The URL of a server already serving this data directory (a running `euchre
+        serve`'s), if one answers: its socket's directory is the fifth line of the
+        postmaster.pid it writes."""
+        try:
+            lines = (self.pgdata / "postmaster.pid").read_text().splitlines()
+        except OSError:
+            return None
+        if len(lines) < 5 or not lines[4]:
+            return None
+        url = _postgres_url(Path(lines[4]), DATABASE)
+        return url if _accepts(url) else None
+
     def _init_cluster(self, user: pwd.struct_passwd | None) -> None:
         """Run initdb in a scratch directory and rename it, so an interrupted first run cannot
         leave a half-made cluster that blocks the next."""

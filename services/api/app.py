@@ -32,6 +32,7 @@ from services.api.decoding import MAX_BODY, StrictBody
 from services.api.edge import edge
 from services.api.event_schema import events_schema
 from services.api.headers import security_headers
+from services.api.heads import Heads
 from services.api.health import health
 from services.api.keys import KeysController
 from services.api.limits import Limiter
@@ -65,6 +66,7 @@ class Services:
     ratings: Ratings
     reviews: Reviews
     signer: Signer
+    heads: Heads
 
 
 async def _follow_lobby(lobby: Lobby, doorbell: Doorbell) -> None:
@@ -121,7 +123,8 @@ def create_app(
             presence = None if redis is None else Presence(redis, namespace(database_url))
             tables = Tables(store, committed)
             lobby = Lobby(engine, store)
-            feeds = Feeds(tables, doorbell, stream_poll, keep_alive)
+            heads = Heads(signer)
+            feeds = Feeds(tables, doorbell, heads, stream_poll, keep_alive)
             app.state.services = Services(
                 engine,
                 store,
@@ -137,6 +140,7 @@ def create_app(
                 Ratings(engine, store),
                 Reviews(engine, store),
                 signer,
+                heads,
             )
             background = [asyncio.create_task(_follow_lobby(lobby, doorbell))]
             if presence is not None:

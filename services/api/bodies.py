@@ -17,6 +17,7 @@ from domain.review import HandReview
 from domain.seat_view import View
 from domain.talk import MAX_TEXT
 from infra.ratings import GameResult
+from projections.heads import SignedHead
 from projections.lobby import LobbyRow
 from projections.ratings import Rating, Record, SeatStatus, Totals
 from services.api.problems import Problem
@@ -291,17 +292,31 @@ class TableReviews(msgspec.Struct):
     hands: list[HandReview]
 
 
-class ShownView(View, frozen=True, kw_only=True):
-    """A seat's view, with the log's head, and once the game is over each seat's rating
-    change."""
+class SignedView(View, frozen=True, kw_only=True):
+    """A seat's view with the head of the logged event it shows, signed by the service
+    (docs/audit.md "Signed heads")."""
 
     head: Annotated[
         str,
         msgspec.Meta(
-            description="the hash of the log's last event (docs/audit.md): kept at game over, "
-            "it proves later that the stored log wasn't edited"
+            description="the hash of the logged event this view shows, its `seq`'s "
+            "(docs/audit.md): kept at game over, it proves later that the stored log wasn't "
+            "edited"
         ),
     ] = ""
+    signed_head: Annotated[
+        SignedHead | None,
+        msgspec.Meta(
+            description="`head` signed by the service, to keep: two signed heads of one table "
+            "that can't both be true prove the server changed its log"
+        ),
+    ] = None
+
+
+class ShownView(SignedView, frozen=True, kw_only=True):
+    """A seat's view, with its signed head, and once the game is over each seat's rating
+    change."""
+
     ratings: TableRatings | None = None
 
 

@@ -11,14 +11,14 @@ from litestar import Controller, Request, get, post
 from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath, JSONBody
 
-from domain import View, view
 from domain import commands as cmd
+from domain import view
 from domain.errors import Conflict
 from domain.room import may_watch
 from domain.state import State
 from infra.players import Player
 from services.api.auth import current_player, optional_player
-from services.api.bodies import Code, table_code
+from services.api.bodies import Code, SignedView, table_code
 from services.api.contract import OPTIONAL, READ, SIGNED_IN, WRITE, problems
 from services.use_cases import Tables
 
@@ -76,10 +76,19 @@ async def arrive(request: Request, code: str, player: Player | None) -> State:
         return await tables.load(code)
 
 
-def seat_view(state: State, player: Player | None) -> View:
-    """The caller's view: their seat's if they sit at the table, a spectator's otherwise."""
+async def seat_view(request: Request, state: State, player: Player | None) -> SignedView:
+    """The caller's view: their seat's if they sit at the table, a spectator's otherwise;
+    with its signed head, read from the log where the state doesn't know it."""
     seat = None if player is None else state.seat_of(player.id)
-    return view(state, seat)
+    heads = request.app.state.services.heads
+    made = heads.of(state)
+    if made is None:
+        state = await tables_of(request).headed(state)
+        made = heads.of(state)
+    fields = msgspec.structs.asdict(view(state, seat))
+    if made is None:
+        return SignedView(**fields)
+    return SignedView(**fields, head=made[0].hash, signed_head=made[0])
 
 
 class RoomController(Controller):
@@ -110,18 +119,22 @@ class RoomController(Controller):
     @post("/{code:str}/lock", status_code=200, responses=problems(*WRITE), security=SIGNED_IN)
     async def lock(
         self, request: Request, code: FromPath[Code], player: NamedDependency[Player]
-    ) -> View:
+    ) -> SignedView:
         """Host only: nobody new may sit down; people with a seat may still come back."""
         command = cmd.LockTable(player=player.id)
-        return seat_view(await tables_of(request).execute(table_code(code), command), player)
+        return await seat_view(
+            request, await tables_of(request).execute(table_code(code), command), player
+        )
 
     @post("/{code:str}/unlock", status_code=200, responses=problems(*WRITE), security=SIGNED_IN)
     async def unlock(
         self, request: Request, code: FromPath[Code], player: NamedDependency[Player]
-    ) -> View:
+    ) -> SignedView:
         """Host only: anyone may sit down again."""
         command = cmd.UnlockTable(player=player.id)
-        return seat_view(await tables_of(request).execute(table_code(code), command), player)
+        return await seat_view(
+            request, await tables_of(request).execute(table_code(code), command), player
+        )
 
     @post("/{code:str}/bans", status_code=200, responses=problems(*WRITE), security=SIGNED_IN)
     async def ban(
@@ -130,10 +143,12 @@ class RoomController(Controller):
         code: FromPath[Code],
         player: NamedDependency[Player],
         data: JSONBody[Ban],
-    ) -> View:
+    ) -> SignedView:
         """Host only: `player` loses any seat to a bot and may neither sit nor watch again."""
         command = cmd.BanPlayer(player=player.id, banned=data.player)
-        return seat_view(await tables_of(request).execute(table_code(code), command), player)
+        return await seat_view(
+            request, await tables_of(request).execute(table_code(code), command), player
+        )
 
     @post("/{code:str}/partners", status_code=200, responses=problems(*WRITE), security=SIGNED_IN)
     async def partners(
@@ -142,8 +157,10 @@ class RoomController(Controller):
         code: FromPath[Code],
         player: NamedDependency[Player],
         data: JSONBody[Partner],
-    ) -> View:
+    ) -> SignedView:
         """Host only, before the start: whoever sits in `seat` becomes the host's partner,
         changing places with whoever sits across from the host."""
         command = cmd.ChoosePartner(player=player.id, seat=data.seat)
-        return seat_view(await tables_of(request).execute(table_code(code), command), player)
+        return await seat_view(
+            request, await tables_of(request).execute(table_code(code), command), player
+        )

@@ -30,11 +30,12 @@ from domain.state import State
 from domain.talk import SAID
 from infra.doorbell import Carried, Doorbell, Wake
 from infra.players import Player
-from projections.replay import fold_records, stable_after
+from projections.replay import fold_records, heads_after, stable_after
 from projections.talk import ChatLine, Logged, Said, shown
 from services.api.auth import optional_player
 from services.api.bodies import table_code
 from services.api.contract import OPTIONAL, READ, problems
+from services.api.heads import Heads
 from services.api.room import arrive
 from services.use_cases import Tables
 
@@ -66,9 +67,10 @@ class Line:
     frame: bytes
 
     @classmethod
-    def of(cls, said: Said) -> Line:
+    def of(cls, said: Said, after: State, heads: Heads) -> Line:
+        """`said`, with the signed head of its own event (`after` is the table after it)."""
         event = "chat" if isinstance(said, ChatLine) else "reaction"
-        return cls(said.seq, frame(event, _encode(said), said.seq))
+        return cls(said.seq, frame(event, heads.spliced(_encode(said), after), said.seq))
 
 
 Item = State | Line  # what a watcher sends next: its view of a state, or a line of talk
@@ -117,7 +119,7 @@ class Watcher:
         return await self.queue.get()
 
 
-_decode_runs = msgspec.json.Decoder(list[tuple[str, dict[str, Any]]]).decode
+_decode_runs = msgspec.json.Decoder(list[tuple[str, dict[str, Any], str]]).decode
 
 
 def _talk(events: list[Event]) -> bool:
@@ -133,8 +135,9 @@ class Feed:
     of the table between them.
     """
 
-    def __init__(self, code: str, state: State) -> None:
+    def __init__(self, code: str, state: State, heads: Heads) -> None:
         self.code = code
+        self.heads = heads
         self.state = state
         self.recent: deque[Item] = deque([state], maxlen=RECENT)
         self.watchers: set[Watcher] = set()
@@ -192,25 +195,31 @@ class Feed:
         is left to that read: a line is sent with the time the log gave it."""
         if after.seq - len(events) != self.state.seq or _talk(events):
             return
+        # Each state shown goes with the hash its view's head is signed over: linked here from
+        # the feed's own head, and checked against the one the log gave the last event.
+        hashes = heads_after(self.state, events)
+        if hashes is None or hashes[-1] != after.head[1]:
+            return
         # A command's events end at a stable state, `after`: shown as it is, shared with the
         # table's cache. Only the states before it are folded again, to find any stable one
         # among them; most moves are one event, and fold nothing twice.
         *before, _ = events
-        self._show((s, None) for s in [*stable_after(before, self.state), after])
+        self._show((s, None) for s in [*stable_after(before, self.state, hashes), after])
 
     def _follow(self, carried: list[Carried]) -> None:
         """Show the events rings carried from another process's appends, as far as they follow
         on from the feed. Talk stops it, as in `committed`; a gap too, left to the read."""
         for first, runs in carried:
-            events = [to_event(type_, data) for type_, data in _decode_runs(runs)]
-            new = events[self.state.seq + 1 - first :]
+            logged = _decode_runs(runs)[self.state.seq + 1 - first :]
+            new = [to_event(type_, data) for type_, data, _ in logged]
             if first > self.state.seq + 1 or _talk(new):
                 return
-            self._show((s, None) for s in stable_after(new, self.state))
+            hashes = [hash_ for _, _, hash_ in logged]
+            self._show((s, None) for s in stable_after(new, self.state, hashes))
 
     def _show(self, items: Iterable[tuple[State, Said | None]]) -> None:
         for state, said in items:
-            item: Item = state if said is None else Line.of(said)
+            item: Item = state if said is None else Line.of(said, state, self.heads)
             self.recent.append(item)
             if len(self._tables) > 2 * RECENT:  # now and then, not at every item
                 oldest = self.recent[0].seq
@@ -237,7 +246,7 @@ class Feed:
         table = self._tables.get(state.seq)
         if table is None:
             table = table_json(state)
-        data = view_json(state, seat, table)
+        data = self.heads.spliced(view_json(state, seat, table), state)
         if state.seq >= self.recent[0].seq:
             self._tables[state.seq] = table
             self._views.setdefault(state.seq, {})[seat] = data
@@ -246,9 +255,15 @@ class Feed:
 
 class Feeds:
     def __init__(
-        self, tables: Tables, doorbell: Doorbell, poll: float = POLL, keep_alive: float = KEEP_ALIVE
+        self,
+        tables: Tables,
+        doorbell: Doorbell,
+        heads: Heads,
+        poll: float = POLL,
+        keep_alive: float = KEEP_ALIVE,
     ) -> None:
         self.keep_alive = keep_alive
+        self.heads = heads
         self._tables = tables
         self._doorbell = doorbell
         self._poll = poll
@@ -269,7 +284,7 @@ class Feeds:
         move's answer and the mover's own stream share one view."""
         feed = self._feeds.get(state.code)
         if feed is None:
-            return view_json(state, seat, table_json(state))
+            return self.heads.spliced(view_json(state, seat, table_json(state)), state)
         return feed.view_json(state, seat)
 
     def watching(self, code: str) -> int:
@@ -285,7 +300,7 @@ class Feeds:
             # Streams opened together all await the load: the first back starts the feed.
             feed = self._feeds.get(code)
             if feed is None:
-                feed = Feed(code, state)
+                feed = Feed(code, state, self.heads)
                 self._feeds[code] = feed
                 feed.task = asyncio.create_task(
                     feed.run(self._tables, self._doorbell, self._poll, self.keep_alive)
@@ -313,12 +328,14 @@ class Feeds:
         self._clock = None
 
 
-async def _history(tables: Tables, code: str, after: int) -> list[Item]:
+async def _history(tables: Tables, heads: Heads, code: str, after: int) -> list[Item]:
     """Every stable state and line of talk after seq `after`, folded from the log: for a
     stream resumed from further back than its table's feed remembers."""
     records: list[Logged] = list(await tables.store.read(code))
     start = fold_records(records[:after])
-    return [s if said is None else Line.of(said) for s, said in shown(records[after:], start)]
+    return [
+        s if said is None else Line.of(said, s, heads) for s, said in shown(records[after:], start)
+    ]
 
 
 def _message(feed: Feed, item: Item, player: Player | None) -> bytes:
@@ -356,7 +373,11 @@ async def _watch(
             sent = []
         else:
             missed = feed.since(last_id) if current is feed.state else None
-            sent = missed if missed is not None else await _history(services.tables, code, last_id)
+            sent = (
+                missed
+                if missed is not None
+                else await _history(services.tables, services.heads, code, last_id)
+            )
         for item in sent:
             yield _message(feed, item, player)
         seq = sent[-1].seq if sent else current.seq

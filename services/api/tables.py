@@ -14,7 +14,6 @@ from litestar import Controller, Request, Response, delete, get, patch, post, pu
 from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath, HeaderParameter, JSONBody, Parameter
 
-from domain import View
 from domain import commands as cmd
 from domain.errors import Conflict
 from domain.events import Level
@@ -31,6 +30,7 @@ from services.api.bodies import (
     MoveBody,
     NewTable,
     ShownView,
+    SignedView,
     SitBody,
     TableRatings,
     Waiting,
@@ -108,7 +108,7 @@ class TablesController(Controller):
     )
     async def open(
         self, request: Request, player: NamedDependency[Player], data: JSONBody[NewTable]
-    ) -> View:
+    ) -> SignedView:
         """Open a table; the caller is its host and sits in `seat`."""
         tables = tables_of(request)
         codes = (
@@ -131,7 +131,7 @@ class TablesController(Controller):
                 if data.code is None and i + 1 < len(codes):
                     continue
                 raise Problem(409, f"the code {code} is taken", field="code") from None
-            return seat_view(state, player)
+            return await seat_view(request, state, player)
         raise Problem(409, "couldn't find a free code; try again", field="code")
 
     @get(
@@ -168,17 +168,15 @@ class TablesController(Controller):
         self, request: Request, code: FromPath[Code], player: NamedDependency[Player | None]
     ) -> ShownView:
         """The caller's view: their seat's if seated, a spectator's otherwise; opening it
-        brings a person whose seat a bot covered back to it. It carries the log's head, and
-        once the game is over each seat's rating change, `pending` until the ratings worker
-        has rated the game."""
+        brings a person whose seat a bot covered back to it. It carries the signed head of
+        the event it shows, and once the game is over each seat's rating change, `pending`
+        until the ratings worker has rated the game."""
         state = await arrive(request, table_code(code), player)
-        shown = seat_view(state, player)
+        shown = await seat_view(request, state, player)
         ratings = None
         if state.status == "over":
             ratings = TableRatings.of(await request.app.state.services.ratings.game(state.code))
-        last = await tables_of(request).store.read(state.code, after_seq=state.seq - 1)
-        fields = {name: getattr(shown, name) for name in View.__struct_fields__}
-        return ShownView(**fields, head=last[-1].hash if last else "", ratings=ratings)
+        return ShownView(**msgspec.structs.asdict(shown), ratings=ratings)
 
     @post(
         "/{code:str}/seats/{seat:int}",
@@ -193,7 +191,7 @@ class TablesController(Controller):
         seat: FromPath[SeatNo],
         player: NamedDependency[Player],
         data: JSONBody[SitBody | None] = None,
-    ) -> View:
+    ) -> SignedView:
         """Sit down, or back down in your own seat during a game; the body, if any, gives a
         seed of your own for the deals, or better a commitment to one."""
         command = cmd.TakeSeat(
@@ -205,7 +203,9 @@ class TablesController(Controller):
             commitment=None if data is None else data.commitment,
         )
         await present(request, table_code(code), player)
-        return seat_view(await tables_of(request).execute(table_code(code), command), player)
+        return await seat_view(
+            request, await tables_of(request).execute(table_code(code), command), player
+        )
 
     @delete(
         "/{code:str}/seats/{seat:int}",
@@ -219,9 +219,11 @@ class TablesController(Controller):
         code: FromPath[Code],
         seat: FromPath[SeatNo],
         player: NamedDependency[Player],
-    ) -> View:
+    ) -> SignedView:
         command = cmd.LeaveSeat(player=player.id, seat=seat)
-        return seat_view(await tables_of(request).execute(table_code(code), command), player)
+        return await seat_view(
+            request, await tables_of(request).execute(table_code(code), command), player
+        )
 
     @put("/{code:str}/seats/{seat:int}/bot", responses=problems(*WRITE), security=SIGNED_IN)
     async def bot(
@@ -231,10 +233,12 @@ class TablesController(Controller):
         seat: FromPath[SeatNo],
         player: NamedDependency[Player],
         data: JSONBody[BotLevel],
-    ) -> View:
+    ) -> SignedView:
         """Host only: a bot of `level` takes the seat."""
         command = cmd.SeatBot(player=player.id, seat=seat, level=data.level)
-        return seat_view(await tables_of(request).execute(table_code(code), command), player)
+        return await seat_view(
+            request, await tables_of(request).execute(table_code(code), command), player
+        )
 
     @patch("/{code:str}/settings", responses=problems(*WRITE), security=SIGNED_IN)
     async def settings(
@@ -243,23 +247,23 @@ class TablesController(Controller):
         code: FromPath[Code],
         player: NamedDependency[Player],
         data: JSONBody[HouseRules],
-    ) -> View:
+    ) -> SignedView:
         """Host only, before the start: change the house rules named; the rest stay."""
         command = cmd.ChangeSettings(player=player.id, settings=data.chosen())
         state = await tables_of(request).execute(table_code(code), command)
         await _keep_house_rules(request, player, state)
-        return seat_view(state, player)
+        return await seat_view(request, state, player)
 
     @post("/{code:str}/start", status_code=200, responses=problems(*WRITE), security=SIGNED_IN)
     async def start(
         self, request: Request, code: FromPath[Code], player: NamedDependency[Player]
-    ) -> View:
+    ) -> SignedView:
         """Host only: start the game; empty seats get bots."""
         code = table_code(code)
         # The host is here, stream or not: a page still loading mustn't find them gone.
         await present(request, code, player)
         command = cmd.StartGame(player=player.id)
-        return seat_view(await tables_of(request).execute(code, command), player)
+        return await seat_view(request, await tables_of(request).execute(code, command), player)
 
     @post(
         "/{code:str}/again",
@@ -274,7 +278,7 @@ class TablesController(Controller):
         code: FromPath[Code],
         player: NamedDependency[Player],
         data: JSONBody[SitBody | None] = None,
-    ) -> View:
+    ) -> SignedView:
         """Host only, at game over: a new table with the same house rules and bots, the host
         in their seat, every other person's seat kept for them for a minute and an invitation
         in their view of this table; the host's view of the new one. The body, if any, is the
@@ -300,7 +304,7 @@ class TablesController(Controller):
                 opening.append(cmd.SeatBot(player=player.id, seat=n, level=was.bot))
         if any(kept):
             opening.append(cmd.HoldSeats(player=player.id, players=kept))
-        return seat_view(await tables.execute(fresh, opening), player)
+        return await seat_view(request, await tables.execute(fresh, opening), player)
 
     @post(
         "/{code:str}/moves",
@@ -316,7 +320,7 @@ class TablesController(Controller):
         player: NamedDependency[Player],
         data: JSONBody[MoveBody],
         idempotency_key: IdempotencyKey = None,
-    ) -> Response[View]:
+    ) -> Response[SignedView]:
         """A move by the caller's seat; `seq`, if sent, must be the table's current one."""
         code = table_code(code)
 
@@ -369,7 +373,10 @@ class TablesController(Controller):
         """What `euchre export` writes (docs/audit.md): a header line naming the format and
         its version, then the log's lines, as a file to keep."""
         code = table_code(code)
-        lines = audit.ndjson(audit.export(code, await _log_for(request, code, player)))
+        records = await _log_for(request, code, player)
+        last = records[-1]
+        signed, _ = request.app.state.services.heads.signed(code, last.seq, last.hash)
+        lines = audit.ndjson(audit.export(code, records, signed))
         keep = {"Content-Disposition": f'attachment; filename="{code}.ndjson"'}
         return Response(lines, media_type="application/x-ndjson", headers=keep)
 

@@ -13,11 +13,10 @@ from litestar import Controller, Request, delete, post
 from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath, JSONBody, Parameter
 
-from domain import View
 from domain import commands as cmd
 from infra.players import Player
 from services.api.auth import current_player
-from services.api.bodies import ChatBody, Code, MuteBody, ReactionBody, table_code
+from services.api.bodies import ChatBody, Code, MuteBody, ReactionBody, SignedView, table_code
 from services.api.contract import SIGNED_IN, WRITE, problems
 from services.api.limits import limited
 from services.api.problems import Problem
@@ -76,14 +75,14 @@ class TalkController(Controller):
         code: FromPath[Code],
         player: NamedDependency[Player],
         data: JSONBody[MuteBody],
-    ) -> View:
+    ) -> SignedView:
         """Host only: `player` may no longer chat or react at this table."""
         code = table_code(code)
         target = await request.app.state.services.players.get(data.player)
         if target is None:
             raise Problem(404, f"there is no player {data.player}", field="player")
         command = cmd.Mute(player=player.id, target=target.id, name=target.name)
-        return seat_view(await tables_of(request).execute(code, command), player)
+        return await seat_view(request, await tables_of(request).execute(code, command), player)
 
     @delete(
         "/{code:str}/mutes/{target:str}",
@@ -97,7 +96,9 @@ class TalkController(Controller):
         code: FromPath[Code],
         target: FromPath[PlayerId],
         player: NamedDependency[Player],
-    ) -> View:
+    ) -> SignedView:
         """Host only: the muted player may chat and react again."""
         command = cmd.Unmute(player=player.id, target=target)
-        return seat_view(await tables_of(request).execute(table_code(code), command), player)
+        return await seat_view(
+            request, await tables_of(request).execute(table_code(code), command), player
+        )

@@ -52,7 +52,7 @@ def test_an_honest_export_verifies(lines):
     assert verdict.head == lines[-1]["hash"] == lines[0]["head"]
     assert verdict.summary.startswith("Verified: table AUDIT's")
     assert "hands scored" in verdict.summary
-    assert verify(lines, head=lines[-1]["hash"].upper()).ok
+    assert verify(lines, [lines[-1]["hash"]]).ok
 
 
 def test_every_line_has_the_public_logs_fields_and_its_hash(lines):
@@ -156,16 +156,21 @@ def test_an_illegal_card_is_caught_by_the_rules(lines):
     assert "not a legal move" in verdict.problem.what
 
 
-def test_a_rebuilt_chain_doesnt_end_at_the_kept_head(lines):
-    """A chat line slipped in, chain rebuilt: the rules can't object to talk, but the head a
-    player kept from the game no longer matches."""
-    forged = copy.deepcopy(lines)
+def test_a_rebuilt_chain_doesnt_hold_the_kept_head_but_talk_after_the_end_does(lines):
+    """A chat line slipped in, seals and chain rebuilt (the seed is public at the end): the
+    rules can't object to talk, but the head a player kept from the game isn't in the log. A
+    chat line after the end, chain untouched before it, keeps the head where it was."""
     said = {"type": "ChatSaid", "at": lines[2]["at"], "hash": ""}
-    forged.append({**said, "player": "ada", "seat": 0, "name": "Ada", "text": "I never!"})
-    rebuilt = rechained(forged)
+    line = {**said, "player": "ada", "seat": 0, "name": "Ada", "text": "I never!"}
+    kept = lines[-1]["hash"]
+    forged = copy.deepcopy(lines)
+    forged.insert(3, line)
+    rebuilt = rechained(resealed(forged))
     assert verify(rebuilt).ok
-    verdict = verify(rebuilt, head=lines[-1]["hash"])
+    verdict = verify(rebuilt, [kept])
     assert not verdict.ok and "kept from the game" in verdict.summary
+    after = rechained([*copy.deepcopy(lines), line])
+    assert after[-2]["hash"] == kept and verify(after, [kept]).ok
 
 
 def test_a_game_still_running_or_a_strange_file_is_refused(lines):

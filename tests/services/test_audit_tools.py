@@ -7,12 +7,17 @@ import asyncio
 import hashlib
 import json
 
+import msgspec
 import psycopg
 import pytest
 from rated_kit import append_game, finished_game
 
 from domain import events as ev
+from domain.chain import GENESIS, canonical, link
 from infra.eventstore import EventStore
+from infra.signing import Signer
+from projections.audit import LINE_FIELDS
+from projections.heads import sign_head
 from services.cli import main
 
 PEOPLE = [("ada", True), ("gus", False), None, None]
@@ -63,7 +68,7 @@ def test_export_then_verify_and_replay_the_file(
     path = tmp_path / "done.ndjson"
     assert main(["export", finished, "-o", str(path)]) == 0
     lines = [json.loads(line) for line in path.read_text().splitlines()]
-    assert lines[0]["format"] == "euchre-log" and lines[0]["version"] == 1
+    assert lines[0]["format"] == "euchre-log" and lines[0]["version"] == 2
     assert lines[0]["complete"] and lines[0]["events"] == len(lines) - 1
     assert main(["verify", str(path), "--head", lines[-1]["hash"]]) == 0
     assert "Verified: table DONE's" in capsys.readouterr().out
@@ -185,3 +190,72 @@ def test_a_private_tables_log_is_its_players_alone(api):
         assert "spectators" in refused.json()["detail"]
         assert api.http.get(f"/api/tables/QUIET/{path}").status_code == 403  # nobody signed in
     assert api.http.get("/api/tables/NONE/export").status_code == 404
+
+
+def test_a_kept_signed_head_against_a_rewritten_log_gives_a_proof_anyone_can_check(
+    database_url, redis_url, finished, tmp_path, monkeypatch, capsys
+):
+    """docs/audit.md "Signed heads": a player kept the signed head of event 40; the service
+    later exports a log with a line slipped in before it, its header's head signed too.
+    `euchre verify --head` names the fork and prints the proof; `--proof` checks it."""
+    keys = tmp_path / "keys.json"
+    signer = Signer.load(keys)
+    monkeypatch.setenv("EUCHRE_DATABASE_URL", database_url)
+    monkeypatch.setenv("EUCHRE_REDIS_URL", redis_url)
+    monkeypatch.setenv("EUCHRE_SIGNING_KEYS", str(keys))
+    path = tmp_path / "done.ndjson"
+    assert main(["export", finished, "-o", str(path)]) == 0
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert lines[0]["signed_head"]["key"] == signer.key
+    kept = sign_head(signer.sign, signer.key, finished, 40, lines[40]["hash"])
+    kept_file = tmp_path / "kept.json"
+    kept_file.write_bytes(msgspec.json.encode(kept))
+    assert main(["verify", str(path), "--head", str(kept_file)]) == 0
+    capsys.readouterr()
+
+    said = {"type": "ChatSaid", "at": lines[1]["at"], "player": "ada", "seat": 0}
+    body = [*lines[1:30], {**said, "name": "Ada", "text": "another story"}, *lines[30:]]
+    rewritten = chained(finished, body)
+    last = rewritten[-1]
+    served = sign_head(signer.sign, signer.key, finished, last["seq"], last["hash"])
+    header = {**lines[0], "events": len(rewritten), "head": last["hash"]}
+    header["signed_head"] = msgspec.to_builtins(served)
+    forged = tmp_path / "forged.ndjson"
+    forged.write_text("".join(json.dumps(line) + "\n" for line in [header, *rewritten]))
+    assert main(["verify", str(forged), "--head", msgspec.json.encode(kept).decode()]) == 1
+    out = capsys.readouterr().out
+    said = " ".join(out.split())
+    assert "where the head kept says" in said and "signed two heads" in said
+    proof_file = tmp_path / "proof.json"
+    proof_file.write_text(out.strip().splitlines()[-1])
+    assert main(["verify", "--proof", str(proof_file)]) == 0
+    assert "Proved" in capsys.readouterr().out
+    proof = json.loads(proof_file.read_text())
+    proof["lines"][0]["text"] = "edited"
+    proof_file.write_text(json.dumps(proof))
+    assert main(["verify", "--proof", str(proof_file)]) == 1
+
+
+def test_a_line_giving_a_key_twice_fails_the_check(
+    finished, database_url, tmp_path, monkeypatch, capsys
+):
+    """A forged card before the real one: one reader would see it, another not."""
+    monkeypatch.setenv("EUCHRE_DATABASE_URL", database_url)
+    path = tmp_path / "done.ndjson"
+    assert main(["export", finished, "-o", str(path)]) == 0
+    text = path.read_text().splitlines()
+    n = next(i for i, line in enumerate(text) if '"type":"CardPlayed"' in line)
+    text[n] = text[n].replace('"card":', '"card":"AS","card":', 1)
+    path.write_text("\n".join(text) + "\n")
+    assert main(["verify", str(path)]) == 1
+    assert 'has the key "card" twice' in capsys.readouterr().out
+
+
+def chained(code: str, body: list[dict]) -> list[dict]:
+    """Lines renumbered and every hash made again from their contents."""
+    out, h = [], GENESIS
+    for n, line in enumerate(body, start=1):
+        data = {k: v for k, v in line.items() if k not in LINE_FIELDS}
+        h = link(h, canonical(code, n, line["type"], data))
+        out.append({**line, "seq": n, "hash": h.hex()})
+    return out

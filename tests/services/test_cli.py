@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import json
 import os
 import signal
 import socket
@@ -15,6 +16,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 
 from infra.embedded import EmbeddedPostgres
@@ -277,3 +279,39 @@ def test_the_worker_says_ready_without_migration_noise(database_url: str, redis_
             worker.communicate()
     assert "worker ready" in shown, shown
     assert "alembic" not in shown.lower() and "upgrade" not in shown.lower(), shown
+
+
+def test_export_beside_a_running_serve_reads_its_database_and_signs_with_its_key(
+    data_dir: Path,
+) -> None:
+    """No URLs set: the export finds the PostgreSQL `serve` runs in the data directory (it
+    used to refuse: "data directory in use"), and signs its header's head with the key whose
+    public half the service publishes."""
+    port = _free_port()
+    server = subprocess.Popen(
+        [*EUCHRE, "serve", "--port", str(port)],
+        env=_env(EUCHRE_DATA_DIR=str(data_dir)),
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        _read_until(server, "serving on")
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as http:
+            token = http.post("/api/players", json={"name": "Ada"}).json()["token"]
+            http.headers["Authorization"] = f"Bearer {token}"
+            view = http.post("/api/tables", json={"code": "BESIDE"}).json()
+            http.cookies.clear()
+            keys = [k["key"] for k in http.get("/.well-known/euchre-keys").json()["keys"]]
+        done = _run("export", "BESIDE", EUCHRE_DATA_DIR=str(data_dir))
+        assert done.returncode == 0, done.stderr
+        header = json.loads(done.stdout.splitlines()[0])
+        assert header["signed_head"]["key"] == keys[0] == view["signed_head"]["key"]
+        assert header["signed_head"]["hash"] == header["head"] == view["head"]
+        checked = _run("verify", "BESIDE", EUCHRE_DATA_DIR=str(data_dir))
+        assert checked.returncode == 1 and "isn't over" in checked.stdout, checked
+    finally:
+        server.send_signal(signal.SIGINT)
+        _, err = server.communicate(timeout=60)
+    assert server.returncode == 0, err

@@ -12,9 +12,11 @@ import time
 import httpx
 import pytest
 from http_kit import Server, sse_events
+from log_kit import recorded
+from msgspec.structs import replace
 
 from domain import commands as cmd
-from domain import deciding, fold, legal
+from domain import deciding, legal
 from domain.decider import decide_and_fold
 from domain.game import opening
 from domain.seat_view import table_json, view_json
@@ -23,10 +25,14 @@ from infra.db import create_engine
 from infra.doorbell import Doorbell
 from infra.eventstore import EventStore
 from infra.memory_store import MemoryEventStore
-from projections.replay import stable_after
+from infra.signing import Signer
+from projections.replay import fold_records, stable_after
 from services.api import stream
 from services.api.app import create_app
+from services.api.heads import Heads
 from services.use_cases import Tables
+
+HEADS = Heads(Signer.ephemeral())
 
 
 def read_views(base_url: str, path: str, headers: dict, until, out: list) -> threading.Thread:
@@ -204,7 +210,7 @@ def test_feeds_share_one_clock_and_read_on_it_when_a_ring_is_lost():
                 code, cmd.OpenTable(code=code, host="ann", name="Ann", seed="5e" * 32, settings={})
             )
         unheard = Doorbell(create_engine("postgresql://nobody@127.0.0.1:1/none"))  # not entered
-        feeds = stream.Feeds(Tables(store), unheard, poll=0.2, keep_alive=10.0)
+        feeds = stream.Feeds(Tables(store), unheard, HEADS, poll=0.2, keep_alive=10.0)
         async with contextlib.AsyncExitStack() as stack:
             subscribed = [await stack.enter_async_context(feeds.subscribe(c)) for c in codes]
             await asyncio.sleep(0.05)
@@ -238,7 +244,9 @@ def test_a_feed_shows_another_processs_moves_as_their_rings_carry_them_and_reads
         reads: list[int] = []
         try:
             async with Doorbell(engine) as doorbell:
-                feeds = stream.Feeds(Tables(here_store), doorbell, poll=60.0, keep_alive=60.0)
+                feeds = stream.Feeds(
+                    Tables(here_store), doorbell, HEADS, poll=60.0, keep_alive=60.0
+                )
                 async with feeds.subscribe("RING") as (_, watcher):
                     await asyncio.sleep(0.2)  # its first read done
                     read = here_store.read
@@ -295,16 +303,24 @@ def test_a_feed_shows_what_folding_a_commands_events_again_would_and_keeps_its_f
     several = 0
     for _ in range(6):
         log = opening(f"{rng.getrandbits(256):064x}", every_rule, code="T")
-        state = fold(log)
-        feed = stream.Feed("T", state)
+        state = fold_records(recorded("T", log))
+        feed = stream.Feed("T", state, HEADS)
         while state.status == "playing":
             command = rng.choice(legal(state, deciding(state)[0].seat))
             events, after = decide_and_fold(state, command)
+            hashes = [r.hash for r in recorded("T", [*log, *events])[len(log) :]]
+            # As the log gave it, the state after is known by its last event's hash.
+            if rng.random() < 0.05:  # a head the feed's own chain doesn't reach: not shown
+                feed.committed(replace(after, head=(after.seq, "00" * 32)), events)
+                assert feed.state is state
+            after = replace(after, head=(after.seq, hashes[-1]))
             feed.committed(after, events)
-            folded = list(stable_after(events, state))
+            folded = list(stable_after(events, state, hashes))
             assert list(feed.recent)[-len(folded) :] == folded
+            assert all(s.head == (s.seq, hashes[s.seq - state.seq - 1]) for s in folded)
             assert feed.state is after
             several += len(events) > 1
+            log += events
             state = after
     assert several > 100, "commands of several events, each folded again but for the last"
 
@@ -313,7 +329,7 @@ def test_a_feed_keeps_the_views_of_the_states_it_remembers_and_no_more(monkeypat
     tables: list = []
     monkeypatch.setattr(stream, "table_json", lambda state: tables.append(state.seq) or b"{}")
     monkeypatch.setattr(stream, "view_json", lambda state, seat, table: b"{}")
-    feed = stream.Feed("T", State(seq=1))
+    feed = stream.Feed("T", State(seq=1), HEADS)
     for seq in range(2, 10 * stream.RECENT):
         feed._show([(State(seq=seq), None)])
         for seat in (0, 1, 2, 3, None):
