@@ -437,7 +437,7 @@ def _verify(args: argparse.Namespace, settings: Settings) -> int:
     if args.source is None:
         raise Unusable("name an export file or a table's code, or give --all or --proof")
     try:
-        heads = [parse_head(_text_of(head)) for head in args.head]
+        heads = [parse_head(text) for head in args.head for text in _heads_in(head)]
     except (ValueError, msgspec.ValidationError) as error:
         raise Unusable(f"--head: {error}") from None
     try:
@@ -470,16 +470,17 @@ def _verify(args: argparse.Namespace, settings: Settings) -> int:
     return 0 if verdict.ok else 1
 
 
-def _text_of(head: str) -> str:
-    """A head as given: itself, or the contents of the file it names."""
+def _heads_in(given: str) -> list[str]:
+    """The heads `--head` names: itself, or each line of the file it names (the web table's
+    record downloads the heads a browser kept as one per line)."""
     from pathlib import Path
 
-    if head.lstrip().startswith("{") or len(head) == 64:
-        return head
-    path = Path(head)
+    if given.lstrip().startswith("{") or len(given) == 64:
+        return [given]
+    path = Path(given)
     if not path.is_file():
-        raise ValueError(f"{head!r} is neither a hash, a signed head's JSON nor a file")
-    return path.read_text(encoding="utf-8")
+        raise ValueError(f"{given!r} is neither a hash, a signed head's JSON nor a file")
+    return [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
 def _check_proof(source: str) -> int:

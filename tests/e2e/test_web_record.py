@@ -121,6 +121,17 @@ def test_a_finished_games_record_shows_each_deal_its_check_its_head_and_its_log(
         header = json.loads(saved.readline())
     assert header["format"] == "euchre-log" and header["complete"] and header["head"] == head
 
+    # The heads this browser was shown, signed: the game-over view's among them, to keep.
+    kept = audit.locator(".kept-heads li")
+    expect(kept.last).to_have_attribute("data-seq", str(view["seq"]))
+    with page.expect_download() as got:
+        audit.locator("a[name=kept-heads]").click()
+    with open(got.value.path()) as saved:
+        heads = [json.loads(line) for line in saved]
+    hashes = {line["seq"]: line["hash"] for line in log}
+    assert heads and all(h["code"] == code and h["hash"] == hashes[h["seq"]] for h in heads)
+    assert heads[-1]["signature"] == view["signed_head"]["signature"]
+
     # From the player's recent games too, beside the game's log.
     rated_players(server, [bo.id], games=1)
     page.goto(f"/#/players/{bo.id}")

@@ -8,6 +8,7 @@
 import { api } from './api.js';
 import { miniCard, sortHand } from './cards.js';
 import { dealOf, readDeals } from './deals.js';
+import { keptHeads } from './heads.js';
 import { copyText, fill, h, withSuits } from './dom.js';
 import { bar, missingPage, noTablePage } from './nav.js';
 import { reviewList } from './review.js';
@@ -116,7 +117,20 @@ function audit(v, lines, verdict, wrong) {
     h('div.head-row', {}, h('code.head', {}, v.head), copy),
     h('h3', {}, 'The log'),
     h('p', {}, 'Every event of the game with its hash, after a header line: anyone can check it with ', h('code', {}, `euchre verify ${v.code}.ndjson --head HASH`), ', or in any language from the project’s audit notes.'),
-    h('a.button.primary', { href: api.exportUrl(v.code), download: `${v.code}.ndjson` }, 'Download the log'));
+    h('a.button.primary', { href: api.exportUrl(v.code), download: `${v.code}.ndjson` }, 'Download the log'),
+    keptList(v));
+}
+
+/** The signed heads this browser was shown during the game, to keep or hand to `verify`. */
+function keptList(v) {
+  const heads = keptHeads(v.code);
+  if (!heads.length) return null;
+  const file = URL.createObjectURL(new Blob([heads.map((x) => JSON.stringify(x)).join('\n') + '\n'], { type: 'application/x-ndjson' }));
+  return h('section.kept-heads', {},
+    h('h3', {}, 'Heads this browser was shown'),
+    h('p', {}, `The service signed each of these as it showed you the game: ${heads.length === 1 ? 'it says' : 'each says'} what its log held at that moment. Keep them: if the log is ever shown otherwise, `, h('code', {}, `euchre verify ${v.code}.ndjson --head ${v.code}-heads.ndjson`), ' finds the difference and prints a proof anyone can check.'),
+    h('ul.head-list', {}, heads.map((x) => h('li', { 'data-seq': x.seq }, `Event ${x.seq}: `, h('code', {}, `${x.hash.slice(0, 16)}…`)))),
+    h('a.button', { href: file, download: `${v.code}-heads.ndjson`, name: 'kept-heads' }, 'Download these heads'));
 }
 
 function deal(told, d, wrong, reviews) {

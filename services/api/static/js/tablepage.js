@@ -3,6 +3,7 @@
 import { api } from './api.js';
 import { copyText, fill, h } from './dom.js';
 import { Game } from './game.js';
+import { keepHead } from './heads.js';
 import { forget } from './me.js';
 import { bar, missingPage, noTablePage, tableLink } from './nav.js';
 import { Room } from './room.js';
@@ -106,6 +107,7 @@ export function mountTablePage(root, code) {
     if (view && next.seq === view.seq && next.you === view.you) return;
     if (view && next.seq === view.seq && next.you === null) return;
     view = next;
+    keepHead(view);
     if (watchTimer === null) { // once the table shows itself to us
       watchTimer = 0;
       countWatchers();
