@@ -281,7 +281,8 @@ def client(base: str) -> aiohttp.ClientSession:
     return aiohttp.ClientSession(base, connector=connector, timeout=timeout, cookie_jar=jar)
 
 
-async def run(base: str, args, server_pid: int) -> None:
+async def run(base: str, args, server_pid: int) -> float:
+    """Play and measure; the server's CPU seconds per move."""
     figures = Figures()
     async with client(base) as http:
         people = []
@@ -341,6 +342,7 @@ async def run(base: str, args, server_pid: int) -> None:
     )
     for error in sorted(set(figures.errors))[:5]:
         print("  error:", error)
+    return cpu / max(moves, 1)
 
 
 @dataclass
@@ -402,9 +404,37 @@ def main() -> None:
     parser.add_argument(
         "--processes", type=int, default=1, help="API processes `euchre serve` runs (default 1)"
     )
+    parser.add_argument(
+        "--signed-heads",
+        type=int,
+        metavar="ROUNDS",
+        help="measure what signing views' heads costs: ROUNDS runs each with signing on and "
+        "off (EUCHRE_SIGNED_HEADS), alternating, and the medians' ratio",
+    )
     args = parser.parse_args()
+    if args.signed_heads:
+        compare_signing(args)
+        return
     with serving("--processes", str(args.processes), EUCHRE_BOT_DELAY_SCALE="0") as server:
         asyncio.run(run(server.base, args, server.pid))
+
+
+def compare_signing(args) -> None:
+    """Server CPU per move with heads signed and not, the same load, rounds alternating so
+    that a machine slowing down in the middle weighs on both alike."""
+    spent: dict[str, list[float]] = {"on": [], "off": []}
+    for _ in range(args.signed_heads):
+        for mode in ("on", "off"):
+            print(f"-- signed heads {mode}", flush=True)
+            options = ("--processes", str(args.processes))
+            with serving(*options, EUCHRE_BOT_DELAY_SCALE="0", EUCHRE_SIGNED_HEADS=mode) as s:
+                spent[mode].append(asyncio.run(run(s.base, args, s.pid)))
+    on, off = (statistics.median(spent[mode]) * 1000 for mode in ("on", "off"))
+    print(
+        f"server CPU per move, median of {args.signed_heads}: signed {on:.3f} ms, unsigned "
+        f"{off:.3f} ms; signing adds {(on / off - 1) * 100:+.1f}%",
+        flush=True,
+    )
 
 
 if __name__ == "__main__":

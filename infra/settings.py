@@ -53,6 +53,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     port: int = 8000
     rate_limits: RateLimits | None = RateLimits()
     secure_cookies: str = "auto"
+    signed_heads: bool = True
     signing_keys: Path | None = None
 
     def broker(self, redis_url: str) -> str:
@@ -230,6 +231,11 @@ _VARIABLES: dict[str, tuple[str, Callable[[str], object], str]] = {
     ),
     "EUCHRE_HOST": ("host", str, "address `serve` listens on (default 127.0.0.1)"),
     "EUCHRE_PORT": ("port", _port, "port `serve` listens on (default 8000)"),
+    "EUCHRE_SIGNED_HEADS": (
+        "signed_heads",
+        _switch,
+        "on (default): every view's head is signed (docs/audit.md); off only to measure its cost",
+    ),
     "EUCHRE_SECURE_COOKIES": (
         "secure_cookies",
         _secure,

@@ -134,6 +134,7 @@ def _api(
             rate_limits=settings.rate_limits,
             secure_cookies=settings.secure_cookies,
             broker_url=broker,
+            sign_heads=settings.signed_heads,
             signer=signer or _signer(settings),
         )
         # Idle connections stay open longer than a load balancer's or client's own idle
@@ -311,8 +312,9 @@ def _rebuild(args: argparse.Namespace, settings: Settings) -> int:
             count = _rebuild_part(url, False, events)
             of_their_types = by_type.result()
     print(
-        f"lobby, activity, ratings and reviews rebuilt from {count} events of {tables} tables"
-        f" (ratings and reviews read {of_their_types} of them by type)"
+        f"lobby, activity, ratings, reviews and the public log rebuilt from {count} events of "
+        f"{tables} tables (ratings, reviews and the public log read {of_their_types} of them "
+        "by type)"
     )
     return 0
 
@@ -329,6 +331,7 @@ def _rebuild_part(url: str, by_type: bool, bar: int | None = None) -> int:
     from infra.lobby import Lobby
     from infra.ratings import Ratings
     from infra.reviews import Reviews
+    from infra.transparency import PublicLog
 
     async def rebuild() -> int:
         engine = create_engine(url)
@@ -336,7 +339,8 @@ def _rebuild_part(url: str, by_type: bool, bar: int | None = None) -> int:
         reviews = Reviews(engine, store)
         try:
             if by_type:
-                return await fold_again([Ratings(engine, store).follower, reviews.follower])
+                by_kind = [Ratings(engine, store), reviews, PublicLog(engine, store)]
+                return await fold_again([model.follower for model in by_kind])
             followers = [Lobby(engine, store).follower, Activity(engine, store).follower]
             with tqdm(total=bar, desc="log", unit=" events", unit_scale=True) as progress:
                 return await fold_again(followers, progress.update)
@@ -457,6 +461,8 @@ def _verify(args: argparse.Namespace, settings: Settings) -> int:
             f"Heads signed by {', '.join(keys)}: check the service publishes "
             "these keys at /.well-known/euchre-keys."
         )
+    if args.inclusion and verdict.ok:
+        return _check_inclusion(args.inclusion, lines[1:])
     if verdict.code is not None and len(signed) > 1:
         proof = equivocation(verdict.code, lines[1:], signed, signed_by)
         if proof is not None:
@@ -481,6 +487,38 @@ def _heads_in(given: str) -> list[str]:
     if not path.is_file():
         raise ValueError(f"{given!r} is neither a hash, a signed head's JSON nor a file")
     return [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def _check_inclusion(source: str, body: list[dict]) -> int:
+    """Whether the public log's answer in the file `source` (GET /api/transparency/games/
+    {code}) includes this verified game's final head under a signed tree head."""
+    from pathlib import Path
+
+    import msgspec
+
+    from infra.signing import verify as signed_by
+    from projections.transparency import Inclusion, included
+
+    try:
+        inclusion = msgspec.json.decode(Path(source).read_bytes(), type=Inclusion)
+    except (OSError, msgspec.DecodeError) as error:
+        raise Unusable(f"{source} isn't an answer of /api/transparency/games: {error}") from None
+    won = next(line for line in body if line["type"] == "GameWon")
+    tree = inclusion.tree
+    if (inclusion.seq, inclusion.hash) != (won["seq"], won["hash"]) or not included(
+        inclusion, signed_by
+    ):
+        print(
+            f"Not included: {source} doesn't prove that the tree of {tree.size} games signed "
+            f"by {tree.key} holds this game's final head (event {won['seq']})."
+        )
+        return 1
+    print(
+        f"Included: table {inclusion.code}'s final head (event {won['seq']}) is game "
+        f"{inclusion.index} of the public log's tree of {tree.size} games, root {tree.root}, "
+        f"signed by {tree.key}."
+    )
+    return 0
 
 
 def _check_proof(source: str) -> int:
@@ -751,6 +789,12 @@ def parser() -> argparse.ArgumentParser:
     )
     verifying.add_argument(
         "--proof", metavar="FILE", help="check a proof of two forked heads instead"
+    )
+    verifying.add_argument(
+        "--inclusion",
+        metavar="FILE",
+        help="also check that the public log includes the game: FILE holds the answer of "
+        "GET /api/transparency/games/{code}",
     )
     verifying.add_argument(
         "--all", action="store_true", help="every finished game in the database, instead"

@@ -27,6 +27,7 @@ from infra.ratings import Ratings
 from infra.reviews import Reviews
 from infra.settings import RateLimits
 from infra.signing import Signer
+from infra.transparency import PublicLog
 from services.api.contract import SECURITY_SCHEMES, finish
 from services.api.decoding import MAX_BODY, StrictBody
 from services.api.edge import edge
@@ -43,6 +44,7 @@ from services.api.room import RoomController
 from services.api.stream import KEEP_ALIVE, POLL, Feeds, StreamController
 from services.api.tables import TablesController
 from services.api.talk import TalkController
+from services.api.transparency import TransparencyController
 from services.api.web import web
 from services.use_cases import OnCommit, Tables
 
@@ -67,6 +69,7 @@ class Services:
     reviews: Reviews
     signer: Signer
     heads: Heads
+    public_log: PublicLog
 
 
 async def _follow_lobby(lobby: Lobby, doorbell: Doorbell) -> None:
@@ -90,6 +93,7 @@ def create_app(
     secure_cookies: str = "auto",
     broker_url: str | None = None,
     signer: Signer | None = None,
+    sign_heads: bool = True,
 ) -> Litestar:
     """The API for the database at `database_url` (already migrated).
 
@@ -97,7 +101,8 @@ def create_app(
     `rate_limits` None turns the limits off; `secure_cookies` is auto, on or off (see
     services.api.auth.secure); `broker_url`, where bot turns queue if not on `redis_url`, is
     what the health check asks after. `signer` holds the key the service signs with; None is
-    a key in memory, published only while this process runs.
+    a key in memory, published only while this process runs. `sign_heads` False leaves the
+    views' heads unsigned (EUCHRE_SIGNED_HEADS=off, to measure what signing costs).
     """
     signer = signer or Signer.ephemeral()
 
@@ -123,7 +128,7 @@ def create_app(
             presence = None if redis is None else Presence(redis, namespace(database_url))
             tables = Tables(store, committed)
             lobby = Lobby(engine, store)
-            heads = Heads(signer)
+            heads = Heads(signer if sign_heads else None)
             feeds = Feeds(tables, doorbell, heads, stream_poll, keep_alive)
             app.state.services = Services(
                 engine,
@@ -141,6 +146,7 @@ def create_app(
                 Reviews(engine, store),
                 signer,
                 heads,
+                PublicLog(engine, store),
             )
             background = [asyncio.create_task(_follow_lobby(lobby, doorbell))]
             if presence is not None:
@@ -169,6 +175,7 @@ def create_app(
             StreamController,
             health,
             KeysController,
+            TransparencyController,
             events_schema,
             web,
         ],

@@ -21,24 +21,32 @@ KEPT = 4096  # signed heads a process keeps, so each state's is signed once
 
 
 class Heads:
-    def __init__(self, signer: Signer) -> None:
-        self._signer = signer
-        self._signed: OrderedDict[tuple[str, int, str], tuple[SignedHead, bytes]] = OrderedDict()
+    """`signer` None signs nothing: views then carry their head unsigned (the setting
+    EUCHRE_SIGNED_HEADS=off, for measuring what signing costs)."""
 
-    def of(self, state: State) -> tuple[SignedHead, bytes] | None:
-        """`state`'s signed head and its JSON; None if `state` doesn't know its own head
-        (then the caller reads it from the log rather than show another event's)."""
+    def __init__(self, signer: Signer | None) -> None:
+        self._signer = signer
+        self._signed: OrderedDict[tuple[str, int, str], tuple[SignedHead | None, bytes]] = (
+            OrderedDict()
+        )
+
+    def of(self, state: State) -> tuple[str, SignedHead | None, bytes] | None:
+        """`state`'s head: its hash, signed, and the signed head's JSON; None if `state`
+        doesn't know its own head (then the caller reads it from the log rather than show
+        another event's)."""
         seq, hash_ = state.head
         if seq != state.seq or not hash_:
             return None
-        return self.signed(state.code, seq, hash_)
+        return (hash_, *self.signed(state.code, seq, hash_))
 
-    def signed(self, code: str, seq: int, hash_: str) -> tuple[SignedHead, bytes]:
-        """The head of table `code`'s event `seq`, whose hash is `hash_`, signed."""
+    def signed(self, code: str, seq: int, hash_: str) -> tuple[SignedHead | None, bytes]:
+        """The head of table `code`'s event `seq`, whose hash is `hash_`, signed, and its
+        JSON."""
         key = (code, seq, hash_)
         made = self._signed.get(key)
         if made is None:
-            head = sign_head(self._signer.sign, self._signer.key, code, seq, hash_)
+            signer = self._signer
+            head = None if signer is None else sign_head(signer.sign, signer.key, *key)
             made = head, msgspec.json.encode(head)
             self._signed[key] = made
             if len(self._signed) > KEPT:
@@ -50,5 +58,5 @@ class Heads:
         made = self.of(state)
         if made is None:
             return view[:-1] + b',"head":"","signed_head":null}'
-        head, encoded = made
-        return b'%b,"head":"%b","signed_head":%b}' % (view[:-1], head.hash.encode(), encoded)
+        hash_, _, encoded = made
+        return b'%b,"head":"%b","signed_head":%b}' % (view[:-1], hash_.encode(), encoded)

@@ -88,7 +88,7 @@ async def seat_view(request: Request, state: State, player: Player | None) -> Si
     fields = msgspec.structs.asdict(view(state, seat))
     if made is None:
         return SignedView(**fields)
-    return SignedView(**fields, head=made[0].hash, signed_head=made[0])
+    return SignedView(**fields, head=made[0], signed_head=made[1])
 
 
 class RoomController(Controller):

@@ -39,6 +39,7 @@ from infra.eventstore import EventStore
 from infra.presence import Presence, namespace
 from infra.ratings import Ratings
 from infra.reviews import Reviews
+from infra.transparency import PublicLog
 from services.bots.sweeper import Sweeper
 from services.bots.turns import Scheduler, Send, play_turn
 from services.use_cases import Tables
@@ -142,6 +143,7 @@ class BotRuntime:
         self.tables = Tables(store, self._playing)
         self.activity = Activity(self._engine, store)
         self.ratings = Ratings(self._engine, store)
+        self.public_log = PublicLog(self._engine, store)
         self.reviews = Reviews(self._engine, store)
         if self._presence_url is not None:
             redis = keyvalue.connect(self._presence_url)
@@ -178,8 +180,10 @@ class BotRuntime:
             log.debug("bot turn %s at %s: %s", key, code, outcome)
 
     def _rate_games(self) -> None:
+        """Games won: rated, and added to the public log of finished games."""
         rated = self._on_loop(self.ratings.catch_up())
-        log.debug("ratings read %d games won", rated)
+        logged = self._on_loop(self.public_log.catch_up())
+        log.debug("ratings read %d games won, the public log %d", rated, logged)
 
     def _review_hands(self) -> None:
         reviewed = self._on_loop(self.reviews.review_some())
@@ -238,6 +242,7 @@ class BotRuntime:
                 presence=self._presence,
                 wakes=[
                     (self.ratings.behind, self.wake_ratings),
+                    (self.public_log.behind, self.wake_ratings),
                     (self.reviews.behind, self.wake_reviews),
                 ],
                 **kw,

@@ -26,11 +26,17 @@ def test_each_limit_can_be_changed_or_turned_off():
         ("EUCHRE_RATE_LIMITS", "maybe"),
         ("EUCHRE_LIMIT_MOVES_PER_PLAYER", "lots"),
         ("EUCHRE_SECURE_COOKIES", "always"),
+        ("EUCHRE_SIGNED_HEADS", "sometimes"),
     ],
 )
 def test_bad_values_name_the_variable(variable, value):
     with pytest.raises(SettingsError, match=variable):
         Settings.from_env({variable: value})
+
+
+def test_heads_are_signed_unless_turned_off():
+    assert Settings.from_env({}).signed_heads
+    assert not Settings.from_env({"EUCHRE_SIGNED_HEADS": "off"}).signed_heads
 
 
 def test_secure_cookies_default_to_auto():

@@ -264,3 +264,82 @@ def test_the_pages_alone_check_a_version_1_log_as_it_was_written(name):
     text = (Path(__file__).parent / "v1" / f"{name}.ndjson").read_text()
     seen = audit([json.loads(line) for line in text.splitlines()])
     assert seen["hands"] >= 5 and seen["sealed"] == 0
+
+
+# docs/audit.md "Signed heads", "The public log" ---------------------------------------------
+
+
+def ed25519_valid(key: str, message: bytes, signature: str) -> bool:
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    try:
+        Ed25519PublicKey.from_public_bytes(bytes.fromhex(key)).verify(
+            bytes.fromhex(signature), message
+        )
+    except InvalidSignature:
+        return False
+    return True
+
+
+def rfc9162_root(leaves: list[bytes]) -> bytes:
+    """MTH (RFC 9162 2.1.1), as the page points to it."""
+    if not leaves:
+        return hashlib.sha256(b"").digest()
+    if len(leaves) == 1:
+        return hashlib.sha256(b"\x00" + leaves[0]).digest()
+    k = 1 << (len(leaves) - 1).bit_length() - 1
+    return hashlib.sha256(b"\x01" + rfc9162_root(leaves[:k]) + rfc9162_root(leaves[k:])).digest()
+
+
+def rfc9162_included(leaf: bytes, index: int, size: int, proof: list[bytes], root: bytes) -> bool:
+    """RFC 9162 2.1.3.2, step by step."""
+    if index >= size:
+        return False
+    fn, sn, r = index, size - 1, hashlib.sha256(b"\x00" + leaf).digest()
+    for p in proof:
+        if sn == 0:
+            return False
+        if fn & 1 or fn == sn:
+            r = hashlib.sha256(b"\x01" + p + r).digest()
+            if not fn & 1:
+                while fn and not fn & 1:
+                    fn, sn = fn >> 1, sn >> 1
+        else:
+            r = hashlib.sha256(b"\x01" + r + p).digest()
+        fn, sn = fn >> 1, sn >> 1
+    return sn == 0 and r == root
+
+
+def test_the_pages_alone_check_a_signed_head_and_a_games_place_in_the_public_log():
+    """A view's signed head and a tree of finished games, made by our code; checked here from
+    docs/audit.md with a third party's Ed25519 and the RFC's algorithms."""
+    from domain.merkle import Tree, leaf_hash
+    from infra.signing import Signer
+    from projections.heads import sign_head
+    from projections.transparency import game_leaf, tree_message
+
+    signer = Signer.ephemeral()
+    lines = msgspec.json.decode(
+        msgspec.json.encode(
+            export("SPEC", recorded("SPEC", finished_game("SPEC", 1, [None] * 3 + [("cy", True)])))
+        )
+    )
+    won = next(e for e in lines[1:] if e["type"] == "GameWon")
+    head = sign_head(signer.sign, signer.key, "SPEC", won["seq"], won["hash"])
+    statement = {"code": "SPEC", "hash": won["hash"], "seq": won["seq"], "statement": "head"}
+    assert ed25519_valid(head.key, canonical(statement), head.signature)
+    assert not ed25519_valid(head.key, canonical({**statement, "seq": 1}), head.signature)
+
+    games = [game_leaf(f"G{n}", n + 40, f"{n:064x}") for n in range(6)]
+    mine = {"code": "SPEC", "hash": won["hash"], "seq": won["seq"], "statement": "game"}
+    assert game_leaf("SPEC", won["seq"], won["hash"]) == canonical(mine)
+    games.append(canonical(mine))
+    tree = Tree(leaf_hash(g) for g in games)
+    root = tree.root()
+    assert root == rfc9162_root(games)
+    assert rfc9162_included(games[6], 6, 7, tree.inclusion(6), root)
+    assert not rfc9162_included(games[5], 6, 7, tree.inclusion(6), root)
+    signed = signer.sign(tree_message(7, root.hex()))
+    tree_statement = {"root": root.hex(), "size": 7, "statement": "tree"}
+    assert ed25519_valid(signer.key, canonical(tree_statement), signed)

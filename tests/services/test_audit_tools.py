@@ -14,10 +14,13 @@ from rated_kit import append_game, finished_game
 
 from domain import events as ev
 from domain.chain import GENESIS, canonical, link
+from infra.db import create_engine
 from infra.eventstore import EventStore
-from infra.signing import Signer
+from infra.signing import Signer, verify
+from infra.transparency import PublicLog
 from projections.audit import LINE_FIELDS
 from projections.heads import sign_head
+from projections.transparency import Consistency, Inclusion, TreeHead, consistent, included
 from services.cli import main
 
 PEOPLE = [("ada", True), ("gus", False), None, None]
@@ -259,3 +262,53 @@ def chained(code: str, body: list[dict]) -> list[dict]:
         h = link(h, canonical(code, n, line["type"], data))
         out.append({**line, "seq": n, "hash": h.hex()})
     return out
+
+
+def follow_public_log(database_url: str) -> None:
+    async def go() -> None:
+        engine = create_engine(database_url)
+        store = await EventStore.open(database_url, size=1)
+        try:
+            await PublicLog(engine, store).catch_up()
+        finally:
+            await store.close()
+            await engine.dispose()
+
+    asyncio.run(go())
+
+
+def test_the_public_log_proves_each_games_inclusion_and_its_own_growth(
+    api, database_url, finished, tmp_path, monkeypatch, capsys
+):
+    """docs/audit.md "The public log": the signed tree head, a game's inclusion proof and a
+    consistency proof, each checked as an auditor would; `euchre verify --inclusion`."""
+    follow_public_log(database_url)
+    first = msgspec.convert(api.http.get("/api/transparency/tree").json(), TreeHead)
+    assert first.size == 1 and first.signed(verify)
+    answer = api.http.get("/api/transparency/games/DONE")
+    inclusion = msgspec.convert(answer.json(), Inclusion)
+    assert inclusion.tree == first and included(inclusion, verify)
+    won = next(e for e in api.log("DONE") if e["type"] == "GameWon")
+    assert (inclusion.seq, inclusion.hash) == (won["seq"], won["hash"])
+
+    log_game(database_url, "MORE", finished_game("MORE", 4, PEOPLE))
+    assert api.http.get("/api/transparency/games/MORE").status_code == 404  # not followed yet
+    follow_public_log(database_url)
+    grown = api.http.get("/api/transparency/consistency", params={"first": 1, "second": 2})
+    consistency = msgspec.convert(grown.json(), Consistency)
+    assert consistency.first == first and consistent(consistency, verify)
+    for params in ({"first": 2, "second": 1}, {"first": 0, "second": 3}):
+        refused = api.http.get("/api/transparency/consistency", params=params)
+        assert refused.status_code == 422 and refused.json()["field"], refused.text
+
+    monkeypatch.setenv("EUCHRE_DATABASE_URL", database_url)
+    path, proof = tmp_path / "done.ndjson", tmp_path / "included.json"
+    assert main(["export", "DONE", "-o", str(path)]) == 0
+    proof.write_text(answer.text)
+    assert main(["verify", str(path), "--inclusion", str(proof)]) == 0
+    assert "Included: table DONE's final head" in capsys.readouterr().out
+    moved = answer.json()
+    moved["index"] = 1
+    proof.write_text(json.dumps(moved))
+    assert main(["verify", str(path), "--inclusion", str(proof)]) == 1
+    assert "Not included" in capsys.readouterr().out

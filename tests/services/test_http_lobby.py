@@ -34,7 +34,7 @@ def test_the_lobby_rebuilt_from_the_log_equals_the_live_one(
     monkeypatch.setenv("EUCHRE_DATABASE_URL", database_url)
     monkeypatch.setenv("EUCHRE_REDIS_URL", redis_url)
     assert main(["rebuild"]) == 0
-    assert "lobby, activity, ratings and reviews rebuilt" in capsys.readouterr().out
+    assert "lobby, activity, ratings, reviews and the public log rebuilt" in capsys.readouterr().out
     assert api.http.get("/api/tables").json()["tables"] == live
 
 
