@@ -51,6 +51,17 @@ def recorded(code: str, events) -> list[RecordedEvent]:
     return out
 
 
+def chained(code: str, body: list[dict]) -> list[dict]:
+    """Exported lines (after the header) renumbered, every hash made again from their contents:
+    what a server telling another history, or a forger, would serve."""
+    out, h = [], GENESIS
+    for n, line in enumerate(body, start=1):
+        data = {k: v for k, v in line.items() if k not in ("seq", "type", "at", "hash")}
+        h = link(h, canonical(code, n, line["type"], data))
+        out.append({**line, "seq": n, "hash": h.hex()})
+    return out
+
+
 def unplayed_scrambled(events: Iterable[ev.Event], rng: random.Random) -> list[ev.Event]:
     """The log with every card the deal keeps hidden changed to anything at all, impossible
     cards too: the hands dealt (a sitting-out seat's among them), the turned card and the

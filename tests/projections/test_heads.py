@@ -7,12 +7,12 @@ import copy
 
 import msgspec
 import pytest
-from log_kit import recorded
+from log_kit import chained, recorded
 from rated_kit import finished_game
 
-from domain.chain import GENESIS, canonical, link, statement
+from domain.chain import statement
 from infra.signing import Signer, verify
-from projections.audit import LINE_FIELDS, export
+from projections.audit import export
 from projections.audit import verify as verify_log
 from projections.heads import Proof, SignedHead, equivocation, parse_head, proves
 
@@ -23,16 +23,6 @@ PEOPLE = [("ada", True), None, ("bo", False), None]
 def signed(code: str, seq: int, hash_: str, signer: Signer = SIGNER) -> SignedHead:
     message = statement("head", {"code": code, "hash": hash_, "seq": seq})
     return SignedHead(code, seq, hash_, signer.key, signer.sign(message))
-
-
-def chained(code: str, body: list[dict]) -> list[dict]:
-    """Lines with every hash made again from their contents, seqs renumbered."""
-    out, h = [], GENESIS
-    for n, line in enumerate(body, start=1):
-        data = {k: v for k, v in line.items() if k not in LINE_FIELDS}
-        h = link(h, canonical(code, n, line["type"], data))
-        out.append({**line, "seq": n, "hash": h.hex()})
-    return out
 
 
 @pytest.fixture(scope="module")

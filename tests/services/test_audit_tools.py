@@ -10,15 +10,14 @@ import json
 import msgspec
 import psycopg
 import pytest
+from log_kit import chained
 from rated_kit import append_game, finished_game
 
 from domain import events as ev
-from domain.chain import GENESIS, canonical, link
 from infra.db import create_engine
 from infra.eventstore import EventStore
 from infra.signing import Signer, verify
 from infra.transparency import PublicLog
-from projections.audit import LINE_FIELDS
 from projections.heads import sign_head
 from projections.transparency import Consistency, Inclusion, TreeHead, consistent, included
 from services.cli import main
@@ -252,16 +251,6 @@ def test_a_line_giving_a_key_twice_fails_the_check(
     path.write_text("\n".join(text) + "\n")
     assert main(["verify", str(path)]) == 1
     assert 'has the key "card" twice' in capsys.readouterr().out
-
-
-def chained(code: str, body: list[dict]) -> list[dict]:
-    """Lines renumbered and every hash made again from their contents."""
-    out, h = [], GENESIS
-    for n, line in enumerate(body, start=1):
-        data = {k: v for k, v in line.items() if k not in LINE_FIELDS}
-        h = link(h, canonical(code, n, line["type"], data))
-        out.append({**line, "seq": n, "hash": h.hex()})
-    return out
 
 
 def follow_public_log(database_url: str) -> None:

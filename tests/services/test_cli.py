@@ -62,6 +62,18 @@ def _read_until(process: subprocess.Popen[str], word: str, seconds: float = 60) 
     return "".join(lines)
 
 
+def _serve(data_dir: Path, port: int, *options: str) -> subprocess.Popen[str]:
+    """`euchre serve` on `port` from `data_dir`, its output piped to be read."""
+    return subprocess.Popen(
+        [*EUCHRE, "serve", "--port", str(port), *options],
+        env=_env(EUCHRE_DATA_DIR=str(data_dir)),
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -116,14 +128,7 @@ def test_a_busy_data_directory_is_one_sentence_and_exit_2(data_dir: Path) -> Non
 
 def test_serve_shows_the_embedded_servers_then_stops_cleanly(data_dir: Path) -> None:
     port = _free_port()
-    server = subprocess.Popen(
-        [*EUCHRE, "serve", "--port", str(port)],
-        env=_env(EUCHRE_DATA_DIR=str(data_dir)),
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    server = _serve(data_dir, port)
     try:
         shown = _read_until(server, "serving on")
         assert f"http://127.0.0.1:{port}/" in shown, shown
@@ -138,14 +143,7 @@ def test_serve_shows_the_embedded_servers_then_stops_cleanly(data_dir: Path) -> 
 @pytest.mark.skipif(sys.platform != "linux", reason="reads /proc to see who holds a connection")
 def test_serve_with_two_processes_answers_from_both_and_stops_every_one(data_dir: Path) -> None:
     port = _free_port()
-    server = subprocess.Popen(
-        [*EUCHRE, "serve", "--port", str(port), "--processes", "2"],
-        env=_env(EUCHRE_DATA_DIR=str(data_dir)),
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    server = _serve(data_dir, port, "--processes", "2")
     spawned: list[int] = []
     try:
         _read_until(server, "serving on")
@@ -288,14 +286,7 @@ def test_export_beside_a_running_serve_reads_its_database_and_signs_with_its_key
     used to refuse: "data directory in use"), and signs its header's head with the key whose
     public half the service publishes."""
     port = _free_port()
-    server = subprocess.Popen(
-        [*EUCHRE, "serve", "--port", str(port)],
-        env=_env(EUCHRE_DATA_DIR=str(data_dir)),
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    server = _serve(data_dir, port)
     try:
         _read_until(server, "serving on")
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as http:
