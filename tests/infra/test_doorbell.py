@@ -69,14 +69,17 @@ async def test_a_ring_carries_what_was_appended_if_it_fits_and_only_to_that_stre
         doorbell.watch("T1") as t1,
         doorbell.watch(None) as everything,
     ):
-        await store.append("T1", 0, [NOTED, NewEvent("Said", {"text": 'a\nb "c" é'})])
+        appended = await store.append("T1", 0, [NOTED, NewEvent("Said", {"text": 'a\nb "c" é'})])
         assert await t1.wait(5)
         assert t1.announced == 2
         ((first, runs),) = t1.carried
         assert first == 1
+        # Each event with its hash in the chain, as the log has it: a watcher signs its head.
+        logged = [r.hash for r in await store.read("T1")]
+        assert list(appended.hashes) == logged
         assert msgspec.json.decode(runs) == [
-            ["Noted", {"n": 1}],
-            ["Said", {"text": 'a\nb "c" é'}],
+            ["Noted", {"n": 1}, logged[0]],
+            ["Said", {"text": 'a\nb "c" é'}, logged[1]],
         ]
         assert await everything.wait(5)
         assert everything.announced == 2 and everything.carried == []
@@ -106,7 +109,7 @@ async def test_a_ring_after_a_quiet_moment_goes_at_once_and_the_next_carries_all
         assert t1.announced == 4
         ((first, runs),) = t1.carried  # one ring for the three appends
         assert first == 2
-        assert [data["n"] for _, data in msgspec.json.decode(runs)] == [2, 3, 4]
+        assert [data["n"] for _, data, _ in msgspec.json.decode(runs)] == [2, 3, 4]
 
 
 async def test_many_watchers_share_one_listening_connection(engine: AsyncEngine, store: EventStore):

@@ -93,7 +93,10 @@ def test_the_moves_body_is_a_tagged_union_with_enums(schema):
         "play",
         "ready",
         "deal",
+        "reveal",
+        "withhold",
     }
+    assert "seed" in members["reveal"]["required"]
     play = members["play"]
     assert (
         "JS" in play["properties"]["card"]["enum"] and len(play["properties"]["card"]["enum"]) == 24
@@ -105,7 +108,7 @@ def test_the_moves_body_is_a_tagged_union_with_enums(schema):
     rules = schema["components"]["schemas"]["HouseRules"]["properties"]
     assert {"on", "off"} <= set(rules["alone"]["enum"])
     assert {"brisk", "relaxed"} <= set(rules["bot_pace"]["enum"])
-    seed_hash = schema["components"]["schemas"]["View"]["properties"]["seed_hash"]
+    seed_hash = schema["components"]["schemas"]["SignedView"]["properties"]["seed_hash"]
     assert "32 bytes" in seed_hash["description"]
 
 
@@ -207,7 +210,9 @@ def test_a_database_that_stops_answering_is_503_not_500(api, database_url, base_
 
 
 def test_the_view_names_its_cards_suits_levels_and_phases_as_enums(schema):
-    view = schema["components"]["schemas"]["View"]["properties"]
+    view = schema["components"]["schemas"]["SignedView"]["properties"]
+    signed = _resolve(schema, next(o for o in view["signed_head"]["oneOf"] if "$ref" in o))
+    assert set(signed["required"]) == {"code", "seq", "hash", "key", "signature"}
 
     def enum(prop: dict) -> list:
         """The enum of a property, through a nullable or array wrapper, less the null."""

@@ -62,6 +62,7 @@ def test_a_banned_player_loses_the_seat_and_may_neither_sit_nor_watch(api):
         "registered": False,
         "left": False,
         "seed": None,  # a bot's seat gives no seed for the deals
+        "commitment": None,
     }
     assert after["banned"] == [{"player": cy.id, "name": "Cy"}]
     assert "banned" in problem(cy.request("GET", "/api/tables/BANS"), 403)

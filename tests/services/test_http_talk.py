@@ -85,14 +85,17 @@ def test_chat_and_reactions_reach_every_watcher_live_once_encoded(api, base_url,
     talk = [e for e in watching if e["event"] != "view"]
     assert [e["event"] for e in talk] == ["chat", "reaction"]
     line, reaction = (json.loads(e["data"]) for e in talk)
-    assert set(line) == {"seq", "player", "name", "seat", "text", "at"}
-    assert line | {"at": None} == {
+    assert set(line) == {"seq", "player", "name", "seat", "text", "at", "head", "signed_head"}
+    assert line["signed_head"]["seq"] == line["seq"] and line["signed_head"]["hash"] == line["head"]
+    assert line | {"at": None, "head": None, "signed_head": None} == {
         "seq": int(talk[0]["id"]),
         "player": ada.id,
         "name": "Ada",
         "seat": 0,
         "text": "<script>alert(1)</script> hi",
         "at": None,
+        "head": None,
+        "signed_head": None,
     }
     assert reaction["emoji"] == "🎉" and reaction["seat"] is None and reaction["name"] == "Kib"
     assert int(talk[1]["id"]) == int(talk[0]["id"]) + 1

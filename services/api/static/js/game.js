@@ -22,6 +22,9 @@ import { drawSheet, sheetKey } from './sheet.js';
 import { callBanner, cannotPlay, defendBanner, outcomeWords, scoredWords } from './words.js';
 
 const DEAL_HOLD = 1200;
+// Offers that aren't the player's turn: dealing early is the host's option, and the seed the
+// start asks for this page sends by itself.
+const NOT_A_TURN = new Set(['deal', 'reveal', 'withhold']);
 const TOLD_KEPT = 20; // lines the play-by-play keeps: it is heard as it grows, never reread
 
 export class Game {
@@ -177,7 +180,7 @@ export class Game {
     const v = this.v;
     if (!v) return;
     const host = !!me() && v.host === me()?.id;
-    const mine = Object.keys(v.can || {}).some((k) => k !== 'deal');
+    const mine = Object.keys(v.can || {}).some((k) => !NOT_A_TURN.has(k));
     // What the cards make (counts, turns, score, pips, your next move) waits until the table
     // has shown those cards: never a fact before the cards that make it.
     const settled = !this.center.cues.busy;
