@@ -104,6 +104,7 @@ def finish(app: Litestar) -> None:
     for body in STRICT_BODIES:
         if body.__name__ in schemas:
             schemas[body.__name__].additional_properties = False
-    view = schemas.get("View")
-    if view is not None and view.properties and "seed_hash" in view.properties:
-        view.properties["seed_hash"].description = SEED_HASH
+    for name in ("View", "SignedView", "ShownView"):
+        view = schemas.get(name)
+        if view is not None and view.properties and "seed_hash" in view.properties:
+            view.properties["seed_hash"].description = SEED_HASH
