@@ -54,7 +54,8 @@ class Heads:
         return made
 
     def spliced(self, view: bytes, state: State) -> bytes:
-        """A view's JSON object with `head` (the hash) and `signed_head` added at its end."""
+        """A JSON object (a view, or what a table's views share) with `head` (the hash) and
+        `signed_head` added at its end."""
         made = self.of(state)
         if made is None:
             return view[:-1] + b',"head":"","signed_head":null}'

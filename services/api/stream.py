@@ -245,8 +245,9 @@ class Feed:
             return data
         table = self._tables.get(state.seq)
         if table is None:
-            table = table_json(state)
-        data = self.heads.spliced(view_json(state, seat, table), state)
+            # The head goes with what every seat's view shares: spliced in once a state.
+            table = self.heads.spliced(table_json(state), state)
+        data = view_json(state, seat, table)
         if state.seq >= self.recent[0].seq:
             self._tables[state.seq] = table
             self._views.setdefault(state.seq, {})[seat] = data
@@ -284,7 +285,7 @@ class Feeds:
         move's answer and the mover's own stream share one view."""
         feed = self._feeds.get(state.code)
         if feed is None:
-            return self.heads.spliced(view_json(state, seat, table_json(state)), state)
+            return view_json(state, seat, self.heads.spliced(table_json(state), state))
         return feed.view_json(state, seat)
 
     def watching(self, code: str) -> int:
