@@ -43,6 +43,7 @@ CHANGES_LOBBY = frozenset(
         ev.BotSeated,
         ev.BotRemoved,
         ev.SettingsChanged,
+        ev.StartCalled,
         ev.GameStarted,
         ev.TableLocked,
         ev.TableUnlocked,
@@ -87,7 +88,7 @@ def next_row(row: LobbyRow | None, event: ev.Event, at: datetime, position: int)
             return _with_seat(row, LobbySeat(seat=seat, bot=level))
         case ev.SettingsChanged(settings=rules):
             return msgspec.structs.replace(row, settings=msgspec.structs.asdict(rules))
-        case ev.GameStarted():
+        case ev.StartCalled() | ev.GameStarted():
             return None
         case ev.TableLocked() | ev.TableUnlocked():
             return msgspec.structs.replace(row, locked=isinstance(event, ev.TableLocked))

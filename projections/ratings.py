@@ -106,6 +106,7 @@ RATED_BY = frozenset(
         ev.BotRemoved,
         ev.SeatsSwapped,
         ev.PlayerBanned,
+        ev.StartCalled,
         ev.GameStarted,
         ev.PlayerWentAway,
         ev.PlayerCameBack,
@@ -160,7 +161,9 @@ def next_game(game: Game | None, event: ev.Event) -> Game | None:
             if game.started:
                 return _away(game, n, True, banned=True)
             return _seat(game, n, Sitter(bot=game.bots))
-        case ev.GameStarted():
+        case ev.StartCalled() | ev.GameStarted():
+            # From the host's start: one who leaves while the seeds are asked for leaves a
+            # game under way, as the rules have it (domain/reveal.py).
             return replace(game, started=True)
         case ev.PlayerWentAway(seat=n):
             return _away(game, n, True)

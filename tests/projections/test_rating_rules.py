@@ -98,6 +98,23 @@ def test_a_leaver_is_rated_as_having_lost_though_the_bot_won_for_them():
     assert ada.after == lost.after
 
 
+def test_one_who_leaves_while_the_start_asks_for_seeds_is_a_leaver():
+    """The game is under way from the host's start (domain/reveal.py): leaving while the seeds
+    are asked for is no way out of a rated loss."""
+    called = [opened(), person(0, "ada")]
+    called += [ev.BotSeated(seat=n, level="medium") for n in (1, 2, 3)]
+    events = [
+        *called,
+        ev.StartCalled(asked=[0]),
+        ev.SeatLeft(seat=0, player="ada"),
+        ev.SeedWithheld(seat=0),
+        ev.GameStarted(first_dealer=0),
+        ev.GameWon(team=1, score=[6, 10]),
+    ]
+    (ada, *_) = results(events)
+    assert ada.status == "left" and not ada.won
+
+
 def test_one_who_went_away_and_never_came_back_is_a_leaver_too():
     events = log(ev.PlayerWentAway(seat=0, player="ada", reason="gone"), winner=0)
     assert results(events)[0].status == "left"

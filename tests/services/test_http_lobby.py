@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+
 from services.cli import main
 
 
@@ -51,3 +53,13 @@ def test_the_lobby_comes_a_page_at_a_time_and_hides_locked_tables(api):
     hosts[2].ok("POST", "/api/tables/PAGE2/unlock")
     api.lobby_until(["PAGE4", "PAGE3", "PAGE2", "PAGE1", "PAGE0"])
     assert api.http.get("/api/tables", params={"limit": 0}).status_code == 422
+
+
+def test_a_table_leaves_the_lobby_when_its_host_starts_it_before_the_seeds_are_in(api):
+    """Started is started: while the seeds are asked for, nobody new may sit down."""
+    ada = api.player("Ada")
+    pledge = hashlib.sha256(bytes(32)).hexdigest()
+    ada.ok("POST", "/api/tables", json={"code": "SOON", "commitment": pledge})
+    api.lobby_until(["SOON"])
+    assert ada.ok("POST", "/api/tables/SOON/start")["phase"] == "reveal"
+    api.lobby_until([])
