@@ -2,7 +2,8 @@
 over a database of many finished games, as an auditor would run it.
 
 - One game: `--samples` random games to 10 (all house rules on), each exported and encoded as
-  the NDJSON an auditor downloads; timed from the file's text to the verdict, in this process.
+  the NDJSON an auditor downloads; timed from the file's text to the verdict, in this process,
+  read as strictly as `euchre verify FILE` reads it (projections/lines.py).
 - Many: `--games` games copied into a scratch database on the server at EUCHRE_DATABASE_URL
   (else EUCHRE_TEST_DATABASE_URL, else the local test server), not timed; then the command
   `euchre verify --all` against it, timed end to end (its progress bar on stderr).
@@ -31,6 +32,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from log_kit import recorded  # noqa: E402
 
 from projections.audit import export, verify  # noqa: E402
+from projections.lines import parse_ndjson  # noqa: E402
 
 
 def one_game(samples: int) -> None:
@@ -43,7 +45,7 @@ def one_game(samples: int) -> None:
             msgspec.json.encode(line) + b"\n" for line in export(code, recorded(code, log))
         )
         started = time.perf_counter()
-        verdict = verify(msgspec.json.decode(line) for line in text.splitlines())
+        verdict = verify(parse_ndjson(text))
         took.append(time.perf_counter() - started)
         assert verdict.ok, verdict.summary
     took.sort()
