@@ -535,9 +535,11 @@ def _check_proof(source: str) -> int:
         raise Unusable(f"{source} isn't a proof `euchre verify` printed: {error}") from None
     early, late = proof.heads
     if proves(proof, signed_by):
+        keys = early.key if early.key == late.key else f"{early.key} and {late.key}"
         print(
-            f"Proved: the service holding key {early.key} signed heads of table {proof.code} "
-            f"at events {early.seq} and {late.seq} that no one log can hold."
+            f"Proved: heads of table {proof.code} at events {early.seq} and {late.seq} that no "
+            f"one log can hold were signed by {keys}: if the service publishes those keys "
+            "(/.well-known/euchre-keys), it showed two histories of the table."
         )
         return 0
     print("Not proved: the heads' signatures or the chain between them don't bear it out.")
