@@ -26,12 +26,11 @@ from domain.shuffle import seed_bytes
 from domain.state import State
 from projections.heads import SignedHead, Verify, held
 from projections.lines import check_line
-from projections.log import public_line
+from projections.log import LINE_FIELDS, public_line
 
 FORMAT = "euchre-log"
 # Every format version this checker knows (domain/sealing.py VERSION is the one written now).
 VERSIONS = (1, 2)
-LINE_FIELDS = ("seq", "type", "at", "hash")  # an exported line's own; the rest is the event's
 # Facts about the table and its people: not the rules' to derive, and none moves a card.
 PEOPLE_EVENTS = frozenset(
     cls.__name__

@@ -17,9 +17,9 @@ from typing import Annotated, Any
 import msgspec
 
 from domain.chain import canonical, link, statement
+from projections.log import LINE_FIELDS
 
 PROOF = "euchre-equivocation"
-LINE_OWN = ("seq", "type", "at", "hash")  # an exported line's own members (audit.LINE_FIELDS)
 Verify = Callable[[str, bytes, str], bool]  # (key, message, signature) -> genuine
 
 
@@ -124,7 +124,7 @@ def proves(proof: Proof, verify: Verify) -> bool:
         for n, line in enumerate(proof.lines, start=early.seq + 1):
             if line.get("seq") != n:
                 return False
-            data = {k: v for k, v in line.items() if k not in LINE_OWN}
+            data = {k: v for k, v in line.items() if k not in LINE_FIELDS}
             h = link(h, canonical(proof.code, n, line["type"], data))
     except (KeyError, TypeError, ValueError):
         return False

@@ -6,6 +6,8 @@ from typing import Any
 
 from domain.sealing import SECRET_FIELDS
 
+LINE_FIELDS = ("seq", "type", "at", "hash")  # an exported line's own; the rest is the event's
+
 
 def public_line(record: Any, game_over: bool) -> dict[str, Any]:
     """One NDJSON line: seq, type, at, its hash in the chain (domain/chain.py; the hash covers

@@ -18,6 +18,7 @@ from domain.chain import GENESIS, canonical, link
 from domain.codec import to_event, to_record
 from domain.decider import consequence
 from infra.eventstore import RecordedEvent
+from projections.log import LINE_FIELDS
 from projections.replay import fold_records
 
 
@@ -56,7 +57,7 @@ def chained(code: str, body: list[dict]) -> list[dict]:
     what a server telling another history, or a forger, would serve."""
     out, h = [], GENESIS
     for n, line in enumerate(body, start=1):
-        data = {k: v for k, v in line.items() if k not in ("seq", "type", "at", "hash")}
+        data = {k: v for k, v in line.items() if k not in LINE_FIELDS}
         h = link(h, canonical(code, n, line["type"], data))
         out.append({**line, "seq": n, "hash": h.hex()})
     return out

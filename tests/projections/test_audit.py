@@ -10,10 +10,9 @@ from pathlib import Path
 
 import msgspec
 import pytest
-from log_kit import recorded
+from log_kit import chained, recorded
 from rated_kit import committed_game, finished_game
 
-from domain.chain import GENESIS, canonical, link
 from domain.events import EVENT_TYPES
 from domain.sealing import SECRET_FIELDS, seal
 from projections.audit import LINE_FIELDS, export, verify
@@ -30,15 +29,9 @@ def lines() -> list[dict]:
 
 def rechained(lines: list[dict]) -> list[dict]:
     """What a forger who edited the log would do next: make every hash fit again."""
-    out, h = [dict(lines[0])], GENESIS
-    for n, line in enumerate(lines[1:], start=1):
-        line = {**line, "seq": n}
-        data = {k: v for k, v in line.items() if k not in LINE_FIELDS}
-        h = link(h, canonical(out[0]["code"], n, line["type"], data))
-        out.append({**line, "hash": h.hex()})
-    out[0]["head"] = h.hex()
-    out[0]["events"] = len(out) - 1
-    return out
+    body = chained(lines[0]["code"], lines[1:])
+    header = {**lines[0], "head": body[-1]["hash"], "events": len(body)}
+    return [header, *body]
 
 
 def where(lines: list[dict], kind: str, nth: int = 0) -> int:
