@@ -206,10 +206,14 @@ async def players(http: aiohttp.ClientSession, n: int) -> list[str]:
     return [(await post(http, "/api/players", {"name": f"Load{n}x{s}"}))["token"] for s in range(4)]
 
 
-async def seat_table(http: aiohttp.ClientSession, n: int, tokens: list[str]) -> Table:
+async def seat_table(
+    http: aiohttp.ClientSession, n: int, tokens: list[str], **opening: object
+) -> Table:
+    """A table with `tokens[0]` hosting and the others sitting down; `opening` goes into the
+    body that opens it (house rules, for one)."""
     code = f"LOAD{n}-{uuid.uuid4().hex[:6]}".upper()
     host = {"Authorization": f"Bearer {tokens[0]}"}
-    await post(http, "/api/tables", {"code": code}, host)
+    await post(http, "/api/tables", {"code": code, **opening}, host)
     table = Table(code)
     for s in range(1, 4):
         headers = {"Authorization": f"Bearer {tokens[s]}"}
@@ -272,10 +276,12 @@ def watcher_latencies(figures: Figures) -> list[float]:
     return out
 
 
-def client(base: str) -> aiohttp.ClientSession:
-    """A session for many people at once, each holding streams open."""
+def client(base: str, source: str | None = None) -> aiohttp.ClientSession:
+    """A session for many people at once, each holding streams open; from the address `source`
+    (any 127.x.y.z on Linux) if given."""
     # Unbounded: every stream holds a connection; idle ones go before the server drops them.
-    connector = aiohttp.TCPConnector(limit=0, keepalive_timeout=30)
+    local = None if source is None else (source, 0)
+    connector = aiohttp.TCPConnector(limit=0, keepalive_timeout=30, local_addr=local)
     timeout = aiohttp.ClientTimeout(total=None, sock_connect=30)
     jar = aiohttp.DummyCookieJar()  # each call says who it is by its token, as API clients do
     return aiohttp.ClientSession(base, connector=connector, timeout=timeout, cookie_jar=jar)
@@ -365,13 +371,14 @@ def environment(**env: str) -> dict[str, str]:
 @contextlib.contextmanager
 def serving(*options: str, **env: str) -> Iterator[Server]:
     """`euchre serve` with `options` on a free port, with a data directory of its own (so its
-    own embedded PostgreSQL and Valkey), rate limits off and `env`; stopped on the way out."""
+    own embedded PostgreSQL and Valkey), rate limits off unless `env` turns them on, and `env`;
+    stopped on the way out."""
     port = free_port()
     with tempfile.TemporaryDirectory(prefix="euchre-load-") as data:
         server = subprocess.Popen(
             [sys.executable, "-m", "services.cli", "serve", "--port", str(port), *options],
             cwd=ROOT,
-            env=environment(EUCHRE_DATA_DIR=data, EUCHRE_RATE_LIMITS="off", **env),
+            env=environment(**({"EUCHRE_DATA_DIR": data, "EUCHRE_RATE_LIMITS": "off"} | env)),
             stdout=subprocess.PIPE,
             text=True,
             start_new_session=True,
