@@ -222,7 +222,7 @@ def game_of(events: Iterable[ev.Event], times: Iterable[float] | None = None) ->
     """The fold of a game's rating events; `times`: when each was logged, in seconds (without
     them, every absence is taken as shorter than the grace)."""
     game: Game | None = None
-    for e, at in zip(events, repeat(0.0) if times is None else times):
+    for e, at in zip(events, repeat(0.0) if times is None else times, strict=False):
         game = next_game(game, e, at)
     return game
 

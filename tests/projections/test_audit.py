@@ -17,8 +17,8 @@ from domain import apply, deciding, legal
 from domain import commands as cmd
 from domain import events as ev
 from domain.events import EVENT_TYPES
-from domain.state import State
 from domain.sealing import SECRET_FIELDS, seal
+from domain.state import State
 from projections.audit import LINE_FIELDS, export, verify
 
 PEOPLE = [("ada", True), ("gus", False), None, None]

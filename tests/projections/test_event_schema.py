@@ -66,7 +66,8 @@ def pledged(label: str) -> str:
 def tour() -> Iterator[tuple[str, list[ev.Event]]]:
     """Logs that hold every event type between them: a table of people through the room's
     every move, a game played to its end and play again offered; the table that follows, with
-    seats kept; a game ended as stalled; and bots' games till a farmer has swapped and kept and a hand was thrown in."""
+    seats kept; a game ended as stalled; and bots' games till a farmer has swapped and kept
+    and a hand was thrown in."""
     rng = random.Random(2026)
     log: list[ev.Event] = []
     state = played(

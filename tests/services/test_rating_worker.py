@@ -156,7 +156,7 @@ async def test_a_stand_up_past_the_grace_is_rated_as_a_leave_by_the_logs_own_tim
     start = next(n for n, e in enumerate(events) if type(e).__name__ == "GameStarted")
     back = start + 40
     assert type(events[back]).__name__ != "GameWon"
-    left = events[: start + 1] + [ev.SeatLeft(seat=0, player="ada")]
+    left = [*events[: start + 1], ev.SeatLeft(seat=0, player="ada")]
     sandbag = [*left, *events[start + 1 : back], ev.SeatTaken(**msgspec.structs.asdict(sit))]
     sandbag += events[back:]
     await append_game(store, "SANDBAG", sandbag)
