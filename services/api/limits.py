@@ -1,5 +1,6 @@
 """Rate limits: how often one address, name or player may sign up, sign in, open tables, move,
-chat or act as a host (lock, ban, choose partners, mute), answered with 429 and `Retry-After` beyond that.
+chat or act as a host (lock, ban, choose partners, mute), answered with 429 and `Retry-After`
+beyond that.
 
 The counters live in Redis (the `limits` library's async storage, sliding windows), so every API
 process behind a balancer counts against the same numbers. Keys are prefixed with the database's
