@@ -66,6 +66,13 @@ class MarkAway(Command, frozen=True, tag="away"):
     reason: AwayReason
 
 
+class EndStalled(Command, frozen=True, tag="stalled"):
+    """The service, not a player: the seat's person, present, has held their decision past
+    the stall limit."""
+
+    seat: int
+
+
 class ComeBack(Command, frozen=True, tag="back"):
     player: str
 

@@ -21,6 +21,7 @@ from domain import (
     rematch,
     reveal,
     room,
+    stall,
     talk,
     tricks,
 )
@@ -49,6 +50,7 @@ _TABLE_COMMANDS = {
     **away.COMMANDS,
     **room.COMMANDS,
     **rematch.COMMANDS,
+    **stall.COMMANDS,
     **talk.COMMANDS,
 }
 _NONE = PhaseRules()
@@ -115,6 +117,8 @@ def _move(s: State, c: Any) -> ev.Event:
 
 def consequence(s: State) -> ev.Event | None:
     """The fact that follows on its own from `s`, if any."""
+    if (won := stall.forfeit(s)) is not None:
+        return won
     for follows in PHASES.get(s.phase, _NONE).follows:
         e = follows(s)
         if e is not None:

@@ -270,7 +270,17 @@ class DealCalled(Event, frozen=True):
     seat: int
 
 
+class GameAbandoned(Event, frozen=True):
+    """The service ended a game that stalled: `player` in `seat` held their decision past the
+    stall limit while present (docs/euchre.md "A stalled game"). The other side wins by it."""
+
+    seat: int
+    player: str
+
+
 class GameWon(Event, frozen=True):
+    """A team reached 10, or the other side stalled the game (after GameAbandoned)."""
+
     team: int
     score: list[int]
 
@@ -338,6 +348,7 @@ AnyEvent = (
     | HandThrownIn
     | PlayerReady
     | DealCalled
+    | GameAbandoned
     | GameWon
     | ChatSaid
     | ReactionShown

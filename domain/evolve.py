@@ -22,6 +22,7 @@ from domain import (
     reveal,
     room,
     scoring,
+    stall,
     talk,
     tricks,
 )
@@ -41,6 +42,7 @@ HANDLERS: dict[type[ev.Event], Callable[[State, Any], State]] = {
     **defend.EVOLVE,
     **tricks.EVOLVE,
     **scoring.EVOLVE,
+    **stall.EVOLVE,
     **talk.EVOLVE,
 }
 

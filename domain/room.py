@@ -20,6 +20,10 @@ from domain.errors import Conflict, IllegalMove, NotAllowed
 from domain.phases import Evolve
 from domain.state import Seat, State, partner, seats_with
 
+# Bans a table holds at most: every view lists them, and a host with a script once grew the
+# view to 28 KB with 300. A table needing more is better closed and opened again.
+MAX_BANS = 30
+
 
 def _host(s: State, player: str, what: str) -> None:
     if player != s.host:
@@ -48,6 +52,8 @@ def ban_player(s: State, c: cmd.BanPlayer) -> list[ev.Event]:
         raise Conflict("you can't ban yourself")
     if s.is_banned(c.banned):
         raise Conflict("that player is banned already")
+    if len(s.banned) >= MAX_BANS:
+        raise Conflict(f"a table holds at most {MAX_BANS} bans; open a new table to start afresh")
     n = s.seat_of(c.banned)
     name = None if n is None else s.seats[n].name
     return [ev.PlayerBanned(player=c.banned, seat=n, name=name)]

@@ -149,6 +149,7 @@ class State(msgspec.Struct, frozen=True, gc=False):
     # calling for seeds): till they all have, views from it on are current.
     asked_at: int = 0
     winner: int | None = None
+    stalled: int | None = None  # the seat the game was ended for stalling (domain/stall.py)
     talk: Talk = Talk()
 
     @property

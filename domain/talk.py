@@ -25,6 +25,7 @@ from domain.room import may_watch
 from domain.state import State
 
 MAX_TEXT = 500
+MAX_MUTED = 30  # every view lists them, as it does bans (domain/room.py MAX_BANS)
 # A chat line is one line of plain text. Refused: control characters (C0, DEL and C1, so
 # newlines and tabs too), line and paragraph separators, and the bidirectional controls,
 # which can make the rest of a line, or the name shown beside it, read backwards. Zero-width
@@ -109,6 +110,8 @@ def mute(s: State, c: cmd.Mute) -> list[ev.Event]:
         raise IllegalMove("you host this table; you can't mute yourself", field="player")
     if c.target in s.talk.muted:
         raise Conflict(f"{c.name} is already muted")
+    if len(s.talk.muted) >= MAX_MUTED:
+        raise Conflict(f"a table mutes at most {MAX_MUTED} players; unmute someone first")
     return [ev.PlayerMuted(player=c.target, name=c.name)]
 
 

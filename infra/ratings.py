@@ -35,6 +35,7 @@ from infra.eventstore import EventStore, RecordedEvent
 from infra.follower import Follower, put_rows
 from infra.players import players
 from projections.ratings import (
+    CHARGED,
     RATED_BY,
     Rating,
     SeatResult,
@@ -203,7 +204,8 @@ class Ratings:
         logs = await self._store.read_streams([r.stream for r in won], RATED_BY)
         games = []
         for r in won:
-            game = game_of(to_event(e.type, e.data) for e in logs[r.stream] if e.seq <= r.seq)
+            log = [e for e in logs[r.stream] if e.seq <= r.seq]
+            game = game_of((to_event(e.type, e.data) for e in log), (e.at.timestamp() for e in log))
             if game is not None:
                 games.append((r, game))
         people = sorted(
@@ -237,7 +239,7 @@ class Ratings:
                         "code": r.stream,
                         "at": r.at,
                         "won": seat.won,
-                        "left": seat.status == "left",
+                        "left": seat.status in CHARGED,
                         "before_mu": seat.before.mu,
                         "before_sigma": seat.before.sigma,
                         "mu": seat.after.mu,

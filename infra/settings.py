@@ -34,6 +34,9 @@ class RateLimits(msgspec.Struct, frozen=True, kw_only=True):
     # volley of them leaves chat free.
     chat_per_player: str | None = "5/10 seconds;20/minute"
     reactions_per_player: str | None = "8/10 seconds;30/minute"
+    # Locks, bans, partners and mutes: a host deals with a troll or two, not hundreds (300 bans
+    # in 5.8 s, and lock/unlock at 34 events a second, were seen without one).
+    host_actions_per_player: str | None = "10/minute;60/hour"
 
 
 class Settings(msgspec.Struct, frozen=True, kw_only=True):

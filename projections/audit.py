@@ -316,10 +316,16 @@ def _started(state: State, e: ev.GameStarted | ev.StartCalled) -> str | None:
 def _allowed(state: State, e: ev.Event) -> bool:
     """Whether `e` is the first event of a move the rules allow now. A seed revealed is
     the one move the rules can't list (the seed is its player's secret): it is made again
-    from the event."""
+    from the event; so is a game ended as stalled, which only the service's clock decides
+    (that the seat was a person's, present and deciding is the rules' to check)."""
+    again: cmd.Command | None = None
     if isinstance(e, ev.SeedRevealed):
+        again = cmd.Reveal(seat=e.seat, seed=e.seed)
+    elif isinstance(e, ev.GameAbandoned):
+        again = cmd.EndStalled(seat=e.seat)
+    if again is not None:
         try:
-            return decide(state, cmd.Reveal(seat=e.seat, seed=e.seed))[0] == e
+            return decide(state, again)[0] == e
         except Refused:
             return False
     return any(m == e for m in _moves(state, getattr(e, "seat", None)))
@@ -346,6 +352,7 @@ def _summary(
 ) -> str:
     team = state.winner
     score = f"{state.score[0]}–{state.score[1]}"
+    stalled = "" if state.stalled is None else f", seat {state.stalled} having stalled it"
     sealed = (
         " Every hidden card revealed at the end matches the seal logged with it."
         if state.version >= 2
@@ -358,5 +365,5 @@ def _summary(
         f"move was one the rules allowed at its turn, and every derived event follows from the "
         f"moves: {derived['TrickTaken']} tricks taken, {derived['HandScored']} hands scored, "
         f"{derived['HandThrownIn']} thrown in, and the game won by team {team} "
-        f"(seats {team} and {(team or 0) + 2}), {score}."
+        f"(seats {team} and {(team or 0) + 2}), {score}{stalled}."
     )

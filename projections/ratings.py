@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
+from itertools import repeat
 from statistics import NormalDist
 from typing import Literal
 
@@ -27,6 +28,9 @@ SIGMA = 350.0
 BETA = SIGMA / 2
 TAU = SIGMA / 100
 BOT_SIGMA = 1.0  # certain, not exactly: openskill divides by a side's variance
+# A person a bot covers for longer than this at a stretch has left the game, even if back
+# afterwards (docs/ratings.md "Integrity"): World of Card Games' three minutes to return.
+GRACE_SECONDS = 180.0
 Z = 3  # the displayed rating is mu - Z sigma: 99.7% sure the player is at least that good
 MODEL = PlackettLuce(mu=MU, sigma=SIGMA, beta=BETA, tau=TAU)
 
@@ -82,8 +86,17 @@ class Sitter(msgspec.Struct, frozen=True):
     registered: bool = False
     bot: Level | None = None
     away: bool = False  # a bot covers the person now
+    away_since: float = 0.0  # when the bot began to, in the log's seconds
+    left: bool = False  # covered once for longer than the grace: a leave, even if back
     banned: bool = False
+    own: int = 0  # cards the person played themselves
+    by_bot: int = 0  # cards a bot played for them
     counts: Counts = Counts()
+
+    @property
+    def carried(self) -> bool:
+        """A bot played most of the seat's cards: a win isn't the person's."""
+        return self.by_bot > self.own
 
 
 class Game(msgspec.Struct, frozen=True):
@@ -93,6 +106,7 @@ class Game(msgspec.Struct, frozen=True):
     started: bool = False
     winner: int | None = None
     score: tuple[int, int] = (0, 0)
+    stalled: int | None = None  # the seat that stalled the game, which the service ended
 
 
 # The events a game's rating depends on, by the name the log stores them under.
@@ -110,7 +124,9 @@ RATED_BY = frozenset(
         ev.GameStarted,
         ev.PlayerWentAway,
         ev.PlayerCameBack,
+        ev.CardPlayed,
         ev.HandScored,
+        ev.GameAbandoned,
         ev.GameWon,
     )
 )
@@ -122,9 +138,26 @@ def _seat(game: Game, n: int, sitter: Sitter) -> Game:
     return replace(game, seats=tuple(seats))
 
 
-def _away(game: Game, n: int, away: bool, banned: bool = False) -> Game:
+def _away(game: Game, n: int, at: float, banned: bool = False) -> Game:
     s = game.seats[n]
-    return _seat(game, n, replace(s, away=away, banned=s.banned or banned))
+    since = s.away_since if s.away else at
+    return _seat(game, n, replace(s, away=True, away_since=since, banned=s.banned or banned))
+
+
+def _back(game: Game, n: int, at: float) -> Game:
+    """The person is back: a leave, if the bot covered them for longer than the grace."""
+    s = game.seats[n]
+    late = s.away and at - s.away_since > GRACE_SECONDS
+    return _seat(game, n, replace(s, away=False, left=s.left or late))
+
+
+def _card(game: Game, n: int) -> Game:
+    s = game.seats[n]
+    if s.player is None:
+        return game
+    if s.away:
+        return _seat(game, n, replace(s, by_bot=s.by_bot + 1))
+    return _seat(game, n, replace(s, own=s.own + 1))
 
 
 def _counted(c: Counts, n: int, e: ev.HandScored) -> Counts:
@@ -137,19 +170,22 @@ def _counted(c: Counts, n: int, e: ev.HandScored) -> Counts:
     )
 
 
-def next_game(game: Game | None, event: ev.Event) -> Game | None:
-    """The game's facts after one more of its events (None before its table opened)."""
+def next_game(game: Game | None, event: ev.Event, at: float = 0.0) -> Game | None:
+    """The game's facts after one more of its events, logged at `at` (seconds; None before
+    its table opened)."""
     if isinstance(event, ev.TableOpened):
         return Game(code=event.code, bots=event.bots)
     if game is None:
         return None
     match event:
+        case ev.CardPlayed(seat=n):
+            return _card(game, n)
         case ev.SeatTaken(seat=n, player=player, name=name, registered=registered):
             if game.started:  # only a person back in their own seat sits down during a game
-                return _away(game, n, False)
+                return _back(game, n, at)
             return _seat(game, n, Sitter(player=player, name=name, registered=registered))
         case ev.SeatLeft(seat=n):
-            return _away(game, n, True) if game.started else _seat(game, n, Sitter())
+            return _away(game, n, at) if game.started else _seat(game, n, Sitter())
         case ev.BotSeated(seat=n, level=level):
             return _seat(game, n, Sitter(bot=level))
         case ev.BotRemoved(seat=n):
@@ -159,48 +195,65 @@ def next_game(game: Game | None, event: ev.Event) -> Game | None:
             return _seat(_seat(game, a, second), b, first)
         case ev.PlayerBanned(seat=int(n)):
             if game.started:
-                return _away(game, n, True, banned=True)
+                return _away(game, n, at, banned=True)
             return _seat(game, n, Sitter(bot=game.bots))
         case ev.StartCalled() | ev.GameStarted():
             # From the host's start: one who leaves while the seeds are asked for leaves a
             # game under way, as the rules have it (domain/reveal.py).
             return replace(game, started=True)
         case ev.PlayerWentAway(seat=n):
-            return _away(game, n, True)
+            return _away(game, n, at)
         case ev.PlayerCameBack(seat=n):
-            return _away(game, n, False)
+            return _back(game, n, at)
         case ev.HandScored():
             seats = tuple(
                 s if s.player is None or s.away else replace(s, counts=_counted(s.counts, n, event))
                 for n, s in enumerate(game.seats)
             )
             return replace(game, seats=seats)
+        case ev.GameAbandoned(seat=n):
+            return replace(game, stalled=n)
         case ev.GameWon(team=team, score=[us, them]):
             return replace(game, winner=team, score=(us, them))
     return game
 
 
-def game_of(events: Iterable[ev.Event]) -> Game | None:
+def game_of(events: Iterable[ev.Event], times: Iterable[float] | None = None) -> Game | None:
+    """The fold of a game's rating events; `times`: when each was logged, in seconds (without
+    them, every absence is taken as shorter than the grace)."""
     game: Game | None = None
-    for e in events:
-        game = next_game(game, e)
+    for e, at in zip(events, repeat(0.0) if times is None else times, strict=False):
+        game = next_game(game, e, at)
     return game
 
 
-SeatStatus = Literal["rated", "left", "guest", "covered", "bot"]
+SeatStatus = Literal["rated", "banned", "left", "stalled", "covered", "abandoned", "guest", "bot"]
+# The statuses of seats whose rating moves, and of those rated as having lost whatever the score.
+RATED: frozenset[SeatStatus] = frozenset({"rated", "banned", "left", "stalled"})
+CHARGED: frozenset[SeatStatus] = frozenset({"left", "stalled"})
 
 
-def status_of(s: Sitter) -> SeatStatus:
-    """Why a seat is rated or not. A registered person a bot still covers at the end left the
-    game (stood up, went away and never came back) and is rated as having lost it; one the
-    host banned is covered: counted at their rating, not rated."""
+def status_of(game: Game, n: int) -> SeatStatus:
+    """Why seat `n` is rated or not (docs/ratings.md "Who is rated").
+
+    A person a bot covered at the end, or once for longer than the grace, left the game and is
+    rated as having lost it. One the host banned is rated as the bot played it out: a ban can
+    neither rescue a partner's loss nor charge a stranger a leave. A win goes to nobody whose
+    seat a bot played mostly. In a game the service ended as stalled, only the staller and the
+    leavers are rated, as having lost."""
+    s = game.seats[n]
     if s.player is None:
         return "bot"
     if not s.registered:
         return "guest"
-    if s.banned:
+    left = (s.away or s.left) and not s.banned
+    if game.stalled is not None:
+        return "stalled" if n == game.stalled else "left" if left else "abandoned"
+    if left:
+        return "left"
+    if n % 2 == game.winner and s.carried:
         return "covered"
-    return "left" if s.away else "rated"
+    return "banned" if s.banned else "rated"
 
 
 class SeatResult(msgspec.Struct, frozen=True):
@@ -208,7 +261,7 @@ class SeatResult(msgspec.Struct, frozen=True):
     player: str | None
     name: str | None
     status: SeatStatus
-    won: bool  # for a leaver, always False: they are rated as having lost
+    won: bool  # credited with a win: never for a leaver, a staller or a seat a bot played
     before: Rating  # what the seat counted at
     after: Rating | None  # None: not rated
     counts: Counts
@@ -236,25 +289,23 @@ def rate(game: Game, known: Mapping[str, Rating]) -> list[SeatResult] | None:
     nobody registered is rated in it."""
     if game.winner is None:
         return None
-    statuses = [status_of(s) for s in game.seats]
-    if not any(status in ("rated", "left") for status in statuses):
+    statuses = [status_of(game, n) for n in range(4)]
+    if not RATED & set(statuses):
         return None
     before = [counted_at(s, known) for s in game.seats]
     played = _rated(before, game.winner)
     charged: list[Rating] | None = None
     out = []
     for n, (s, status) in enumerate(zip(game.seats, statuses, strict=True)):
-        won = n % 2 == game.winner and status != "left"
+        ours = n % 2 == game.winner
+        won = ours and status in ("rated", "banned")
         after: Rating | None = None
-        if status == "rated":
-            after = played[n]
-        elif status == "left":
+        if status in CHARGED and ours:
             # Rated as the loser of the same game: their partner's result stands as it was.
-            if n % 2 == game.winner:
-                charged = charged or _rated(before, 1 - game.winner)
-                after = charged[n]
-            else:
-                after = played[n]
+            charged = charged or _rated(before, 1 - game.winner)
+            after = charged[n]
+        elif status in RATED:
+            after = played[n]
         out.append(SeatResult(n, s.player, s.name, status, won, before[n], after, s.counts))
     return out
 

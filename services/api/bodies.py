@@ -249,8 +249,10 @@ class SeatRating(msgspec.Struct):
     status: Annotated[
         SeatStatus,
         msgspec.Meta(
-            description="rated; left (rated as a loss); guest; covered (banned: counted, not "
-            "rated); bot"
+            description="rated; banned (rated as a bot played it out); left (rated as a loss); "
+            "stalled (the game was ended for it: rated as a loss); covered (a bot played most "
+            "of the seat: the win isn't theirs, not rated); abandoned (a game another ended "
+            "by stalling: not rated); guest; bot"
         ),
     ]
     before: Annotated[RatingBody, msgspec.Meta(description="what the seat counted at")]

@@ -1,5 +1,6 @@
-"""Rate limits: how often one address, name or player may sign up, sign in, open tables, move
-or chat, answered with 429 and `Retry-After` beyond that.
+"""Rate limits: how often one address, name or player may sign up, sign in, open tables, move,
+chat or act as a host (lock, ban, choose partners, mute), answered with 429 and `Retry-After`
+beyond that.
 
 The counters live in Redis (the `limits` library's async storage, sliding windows), so every API
 process behind a balancer counts against the same numbers. Keys are prefixed with the database's
@@ -41,6 +42,7 @@ WHAT = {
     "moves_per_player": ("moves from you", None),
     "chat_per_player": ("chat messages from you", None),
     "reactions_per_player": ("reactions from you", None),
+    "host_actions_per_player": ("host actions from you", None),
 }
 
 

@@ -20,7 +20,12 @@ from infra.players import Player
 from services.api.auth import current_player, optional_player
 from services.api.bodies import Code, SignedView, table_code
 from services.api.contract import OPTIONAL, READ, SIGNED_IN, WRITE, problems
+from services.api.limits import limited
 from services.use_cases import Tables
+
+# Locks, bans, partners and mutes: each is a host's event in the log and a new view for
+# everyone watching, so a host in a loop must not be a firehose (docs/security.md).
+HOST_LIMIT = limited("host_actions_per_player")
 
 PlayerId = Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
 
@@ -116,7 +121,13 @@ class RoomController(Controller):
         names = [name for _, name in outside if name is not None] if host else None
         return Spectators(count=len(outside), names=names)
 
-    @post("/{code:str}/lock", status_code=200, responses=problems(*WRITE), security=SIGNED_IN)
+    @post(
+        "/{code:str}/lock",
+        status_code=200,
+        responses=problems(*WRITE, 429),
+        security=SIGNED_IN,
+        guards=[HOST_LIMIT],
+    )
     async def lock(
         self, request: Request, code: FromPath[Code], player: NamedDependency[Player]
     ) -> SignedView:
@@ -126,7 +137,13 @@ class RoomController(Controller):
             request, await tables_of(request).execute(table_code(code), command), player
         )
 
-    @post("/{code:str}/unlock", status_code=200, responses=problems(*WRITE), security=SIGNED_IN)
+    @post(
+        "/{code:str}/unlock",
+        status_code=200,
+        responses=problems(*WRITE, 429),
+        security=SIGNED_IN,
+        guards=[HOST_LIMIT],
+    )
     async def unlock(
         self, request: Request, code: FromPath[Code], player: NamedDependency[Player]
     ) -> SignedView:
@@ -136,7 +153,13 @@ class RoomController(Controller):
             request, await tables_of(request).execute(table_code(code), command), player
         )
 
-    @post("/{code:str}/bans", status_code=200, responses=problems(*WRITE), security=SIGNED_IN)
+    @post(
+        "/{code:str}/bans",
+        status_code=200,
+        responses=problems(*WRITE, 429),
+        security=SIGNED_IN,
+        guards=[HOST_LIMIT],
+    )
     async def ban(
         self,
         request: Request,
@@ -150,7 +173,13 @@ class RoomController(Controller):
             request, await tables_of(request).execute(table_code(code), command), player
         )
 
-    @post("/{code:str}/partners", status_code=200, responses=problems(*WRITE), security=SIGNED_IN)
+    @post(
+        "/{code:str}/partners",
+        status_code=200,
+        responses=problems(*WRITE, 429),
+        security=SIGNED_IN,
+        guards=[HOST_LIMIT],
+    )
     async def partners(
         self,
         request: Request,

@@ -20,7 +20,7 @@ from services.api.bodies import ChatBody, Code, MuteBody, ReactionBody, SignedVi
 from services.api.contract import SIGNED_IN, WRITE, problems
 from services.api.limits import limited
 from services.api.problems import Problem
-from services.api.room import present, seat_view, tables_of
+from services.api.room import HOST_LIMIT, present, seat_view, tables_of
 
 PlayerId = Annotated[str, Parameter(max_length=64, description="the muted player's id")]
 
@@ -68,7 +68,13 @@ class TalkController(Controller):
         await present(request, table_code(code), player)
         await tables_of(request).execute(table_code(code), command)
 
-    @post("/{code:str}/mutes", status_code=200, responses=problems(*WRITE), security=SIGNED_IN)
+    @post(
+        "/{code:str}/mutes",
+        status_code=200,
+        responses=problems(*WRITE, 429),
+        security=SIGNED_IN,
+        guards=[HOST_LIMIT],
+    )
     async def mute(
         self,
         request: Request,
@@ -87,8 +93,9 @@ class TalkController(Controller):
     @delete(
         "/{code:str}/mutes/{target:str}",
         status_code=200,
-        responses=problems(*WRITE),
+        responses=problems(*WRITE, 429),
         security=SIGNED_IN,
+        guards=[HOST_LIMIT],
     )
     async def unmute(
         self,

@@ -1,6 +1,7 @@
 """The sweeper: re-sends bot turns that are overdue, so a lost message, a dead worker or a
 flushed Redis never stalls a table; marks away the people who stopped answering, so a
-closed tab or a long silence doesn't either (docs/euchre.md "Away and back"); and wakes the
+closed tab or a long silence doesn't either (docs/euchre.md "Away and back"); ends a game a
+person present holds past the stall limit (docs/euchre.md "A stalled game"); and wakes the
 ratings if a game won is still unrated, and the reviews if a hand scored is still unreviewed,
 so a lost wake-up never leaves either so.
 
@@ -25,6 +26,7 @@ from domain.away import TURN_LIMIT_SECONDS, turn_limit
 from domain.errors import Refused
 from domain.events import AwayReason
 from domain.rematch import HOLD_SECONDS
+from domain.stall import STALL_SECONDS
 from domain.state import State
 from infra.activity import Activity
 from infra.presence import Presence
@@ -58,10 +60,12 @@ class Sweeper:
         grace: float = GRACE_SECONDS,
         presence: Presence | None = None,
         wakes: Sequence[tuple[Behind, Wake]] = (),
+        stall: float = STALL_SECONDS,
     ) -> None:
         """Without `presence` (no Redis beside a RabbitMQ broker) nobody is found gone; turn
         limits still hold. `wakes`: read models' followers (`behind`) and how to wake their
-        worker, which each sweep does while the log holds what the follower hasn't read."""
+        worker, which each sweep does while the log holds what the follower hasn't read.
+        `stall`: how long a person present may hold the game before it ends as abandoned."""
         self._activity = activity
         self._tables = tables
         self._send = send
@@ -69,6 +73,7 @@ class Sweeper:
         self._grace = grace
         self._presence = presence
         self._wakes = tuple(wakes)
+        self._stall = stall
         self._resent: dict[tuple[str, str], float] = {}
         self._presence_checked = -1e9
 
@@ -99,6 +104,7 @@ class Sweeper:
                 sent += 1
         self._resent = {k: t for k, t in self._resent.items() if now - t < 10 * self._grace}
         await self._timed_out()
+        await self._stalled()
         await self._release_held()
         for behind, wake in self._wakes:
             if await behind():
@@ -119,6 +125,24 @@ class Sweeper:
             for d in deciding(state):
                 if _person_here(state, d.seat):
                     await self._mark_away(state, d.seat, "timeout")
+
+    async def _stalled(self) -> None:
+        """A game whose log hasn't grown for the stall limit while a person present decides
+        ends as abandoned, naming them (the first in seat order, if several decide at once).
+        Turn limits cover people long before this; a table without one stalls here."""
+        for code, _ in await self._activity.quiet_since(self._stall):
+            state = await self._load(code)
+            if state is None:
+                continue
+            holding = [d.seat for d in deciding(state) if _person_here(state, d.seat)]
+            if not holding:
+                continue
+            command = cmd.EndStalled(seat=min(holding))
+            try:
+                await self._tables.execute(code, command, expected_seq=state.seq)
+            except Refused:
+                continue  # they moved meanwhile: the next sweep looks again
+            log.info("the game at %s stalled on seat %d and ended", code, min(holding))
 
     async def _release_held(self) -> None:
         """Seats kept to play again go to bots once the table has waited a minute."""

@@ -11,10 +11,14 @@ from pathlib import Path
 import msgspec
 import pytest
 from log_kit import chained, recorded
-from rated_kit import committed_game, finished_game
+from rated_kit import SEED, committed_game, finished_game
 
+from domain import apply, deciding, legal
+from domain import commands as cmd
+from domain import events as ev
 from domain.events import EVENT_TYPES
 from domain.sealing import SECRET_FIELDS, seal
+from domain.state import State
 from projections.audit import LINE_FIELDS, export, verify
 
 PEOPLE = [("ada", True), ("gus", False), None, None]
@@ -269,3 +273,29 @@ def test_seeds_revealed_and_withheld_at_the_start_verify_and_a_forged_start_is_c
     cut[0] = {**cut[0], "events": len(cut) - 1}
     verdict = verify(rechained(resealed(cut)))
     assert not verdict.ok and "should be StartCalled" in verdict.problem.what
+
+
+def stalled_export(seat: int | None = None) -> list[dict]:
+    """Ada's game, ended as stalled while it was her turn; or, with `seat`, a forger's claim
+    that another seat stalled it then."""
+    state, events = apply(State(), cmd.OpenTable(code="STALL", host="ada", name="Ada", seed=SEED))
+    state, more = apply(state, cmd.StartGame(player="ada"))
+    events += more
+    while all(d.seat != 0 for d in deciding(state)):
+        state, more = apply(state, legal(state, deciding(state)[0].seat)[0])
+        events += more
+    state, more = apply(state, cmd.EndStalled(seat=0))
+    events += more
+    if seat is not None:
+        events[-2] = ev.GameAbandoned(seat=seat, player="bot")
+        events[-1] = ev.GameWon(team=1 - seat % 2, score=list(state.score))
+    return msgspec.json.decode(msgspec.json.encode(export("STALL", recorded("STALL", events))))
+
+
+def test_a_game_ended_as_stalled_verifies_and_a_forged_staller_is_caught():
+    verdict = verify(stalled_export())
+    assert verdict.ok, verdict.summary
+    assert "seat 0 having stalled it" in verdict.summary
+    forged = stalled_export(seat=1)  # a bot's seat, never a person's stall
+    verdict = verify(forged)
+    assert not verdict.ok and verdict.problem.seq == where(forged, "GameAbandoned")

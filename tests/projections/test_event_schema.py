@@ -66,7 +66,8 @@ def pledged(label: str) -> str:
 def tour() -> Iterator[tuple[str, list[ev.Event]]]:
     """Logs that hold every event type between them: a table of people through the room's
     every move, a game played to its end and play again offered; the table that follows, with
-    seats kept; and bots' games till a farmer has swapped and kept and a hand was thrown in."""
+    seats kept; a game ended as stalled; and bots' games till a farmer has swapped and kept
+    and a hand was thrown in."""
     rng = random.Random(2026)
     log: list[ev.Event] = []
     state = played(
@@ -115,6 +116,17 @@ def tour() -> Iterator[tuple[str, list[ev.Event]]]:
         cmd.HoldSeats(player="p0", players=[None, "p1", "p2", None]),
     )
     yield "TOUR2", again
+    stalled: list[ev.Event] = []
+    state = played(
+        State(),
+        stalled,
+        cmd.OpenTable(code="STALLED", host="p0", name="P0", seed=seed_of("STALLED")),
+        cmd.StartGame(player="p0"),
+    )
+    while all(d.seat != 0 for d in deciding(state)):
+        state = played(state, stalled, legal(state, deciding(state)[0].seat)[0])
+    played(state, stalled, cmd.EndStalled(seat=0))
+    yield "STALLED", stalled
     rare = {"FarmerSwapped", "FarmerKept", "HandThrownIn"}
     for n in range(500):
         if not rare:

@@ -8,12 +8,14 @@ import asyncio
 import random
 import time
 
+import msgspec
 import pytest
 from rated_kit import SEED, append_game, finished_game, rated_in_order
 from sqlalchemy import text
 
 from domain import commands as cmd
 from domain import deciding, fallback
+from domain import events as ev
 from infra.activity import Activity
 from infra.db import create_engine
 from infra.ratings import Ratings
@@ -131,3 +133,80 @@ async def test_the_sweeper_wakes_the_ratings_while_a_game_won_is_unrated(databas
         assert woken == [True]
     finally:
         await engine.dispose()
+
+
+async def rated_result(database_url: str, store, code: str):
+    engine = create_engine(database_url, pool_size=1)
+    try:
+        ratings = Ratings(engine, store)
+        await ratings.catch_up()
+        return await ratings.game(code)
+    finally:
+        await engine.dispose()
+
+
+async def test_a_stand_up_past_the_grace_is_rated_as_a_leave_by_the_logs_own_times(
+    database_url, store
+):
+    """Seen: a player stood up at the start, let an expert bot play their seat against easy
+    bots and sat back down when ahead, rated as a winner. The worker reads when each event was
+    logged: back ten minutes later, they left the game."""
+    sit = cmd.TakeSeat(player="ada", name="Ada", seat=0, registered=True)
+    events = finished_game("SANDBAG", 3, [("ada", True), None, ("bo", True), None], "easy")
+    start = next(n for n, e in enumerate(events) if type(e).__name__ == "GameStarted")
+    back = start + 40
+    assert type(events[back]).__name__ != "GameWon"
+    left = [*events[: start + 1], ev.SeatLeft(seat=0, player="ada")]
+    sandbag = [*left, *events[start + 1 : back], ev.SeatTaken(**msgspec.structs.asdict(sit))]
+    sandbag += events[back:]
+    await append_game(store, "SANDBAG", sandbag)
+    engine = create_engine(database_url, pool_size=1)
+    try:
+        async with engine.begin() as conn:
+            await conn.execute(
+                text(
+                    "UPDATE events SET at = at + interval '10 minutes' "
+                    "WHERE stream = 'SANDBAG' AND seq > :seq"
+                ),
+                {"seq": len(left) + back - start - 1},
+            )
+    finally:
+        await engine.dispose()
+    result = await rated_result(database_url, store, "SANDBAG")
+    assert result.seats[0].status == "left" and not result.seats[0].won
+    assert result.seats[2].status == "rated"
+
+
+async def test_a_game_held_past_the_stall_limit_ends_and_charges_the_staller(database_url, store):
+    """Seen: with turn_limit off, a player who kept the stream open froze the game forever,
+    never rated. The sweeper ends it as abandoned once it has stood still past the limit, on
+    the person whose turn it was; the worker charges them alone."""
+    engine = create_engine(database_url, pool_size=2)
+    try:
+        tables = Tables(store)
+        off = {"turn_limit": "off"}
+        opened = cmd.OpenTable(
+            code="STALL", host="ada", name="Ada", seed=SEED, registered=True, settings=off
+        )
+        await tables.execute("STALL", opened)
+        await tables.execute("STALL", cmd.TakeSeat(player="bo", name="Bo", seat=1, registered=True))
+        state = await tables.execute("STALL", cmd.StartGame(player="ada"))
+        while not any(not state.seats[d.seat].is_bot for d in deciding(state)):
+            state = await tables.execute("STALL", fallback(state, deciding(state)[0].seat))
+        staller = next(d.seat for d in deciding(state) if not state.seats[d.seat].is_bot)
+        activity = Activity(engine, store)
+        sweeper = Sweeper(activity, tables, lambda *turn: None, 0.0)
+        await sweeper.sweep()
+        assert (await tables.load("STALL")).status == "playing"  # not past the limit yet
+        async with engine.begin() as conn:  # the table has stood still for ten minutes
+            await conn.execute(text("UPDATE activity SET at = now() - interval '10 minutes'"))
+        await sweeper.sweep()
+        over = await tables.load("STALL")
+    finally:
+        await engine.dispose()
+    assert over.status == "over" and over.winner == 1 - staller % 2
+    result = await rated_result(database_url, store, "STALL")
+    statuses = {n: s.status for n, s in enumerate(result.seats) if s.player is not None}
+    assert statuses == {staller: "stalled", 1 - staller: "abandoned"}
+    assert not result.seats[staller].won
+    assert result.seats[staller].after.mu < result.seats[staller].before.mu

@@ -40,7 +40,10 @@ function lineFor(v, ratings, late) {
   switch (mine?.status) {
     case 'rated': return ['rated', `Rating ${change}`];
     case 'left': return ['left', `You left before the end: rated as a loss${change ? `. Rating ${change}` : ''}`];
-    case 'covered': return ['covered', 'The host gave your seat to a bot: not rated'];
+    case 'banned': return ['banned', `The host banned you: rated as the bot played your seat out. Rating ${change}`];
+    case 'stalled': return ['stalled', `You held up the game past the limit: rated as a loss${change ? `. Rating ${change}` : ''}`];
+    case 'covered': return ['covered', 'A bot played most of your seat: the win isn’t yours, not rated'];
+    case 'abandoned': return ['abandoned', 'The game was ended for stalling: not rated'];
     case 'guest': return ['guest', 'Guests aren’t rated — register to keep a rating'];
     default: return null;
   }
