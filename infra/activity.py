@@ -4,22 +4,39 @@ The bots' sweeper reads it to find tables that may be waiting on a bot whose tur
 lost. A follower keeps it from the log (infra/follower.py), so it survives restarts and a
 flushed Redis, and it can be rebuilt from the log. Talk (domain/talk.py) is not activity: a
 chatty table whose bot turn was lost must still look quiet to the sweeper, and a finished
-table's after-game chat must not bring its row back.
+table's after-game chat must not bring its row back. A host's lock, unlock or ban moves the
+row's seq but not its time: the turn limit and the stall limit time a person's decision, and a
+host holding the game must not restart their clock with a lock every few minutes.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Column, DateTime, Integer, MetaData, Table, Text, delete, select, text
+from sqlalchemy import (
+    Column,
+    DateTime,
+    Integer,
+    MetaData,
+    Table,
+    Text,
+    bindparam,
+    delete,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from domain.events import GameWon
+from domain.events import GameWon, PlayerBanned, TableLocked, TableUnlocked
 from domain.talk import ASIDE_TYPES
 from infra.eventstore import EventStore, RecordedEvent
 from infra.follower import Follower, put_rows
 
 GAME_WON = GameWon.__struct_config__.tag
+UNTIMED = frozenset(
+    kind.__struct_config__.tag for kind in (TableLocked, TableUnlocked, PlayerBanned)
+)
 metadata = MetaData()
 activity = Table(
     "activity",
@@ -60,16 +77,34 @@ class Activity:
 
     @staticmethod
     async def _apply(conn: AsyncConnection, records: list[RecordedEvent]) -> None:
-        last: dict[str, tuple[int, datetime] | None] = {}
+        last: dict[str, tuple[int, datetime | None] | None] = {}
         for r in records:
-            if r.type not in ASIDE_TYPES:
-                last[r.stream] = None if r.type == GAME_WON else (r.seq, r.at)
+            if r.type in ASIDE_TYPES:
+                continue
+            if r.type == GAME_WON:
+                last[r.stream] = None
+            elif r.type in UNTIMED and r.stream in last:
+                seen = last[r.stream]  # a row this batch sets, or one it deleted
+                last[r.stream] = (r.seq, seen[1] if seen else r.at)
+            else:
+                last[r.stream] = (r.seq, None if r.type in UNTIMED else r.at)
+        # A table whose batch held only host actions keeps the time its row had (a table opens
+        # with TableOpened, which is timed, so the row is there).
+        moved = {code: seen[0] for code, seen in last.items() if seen and seen[1] is None}
+        if moved:
+            await conn.execute(
+                update(activity)
+                .where(activity.c.code == bindparam("b_code"))
+                .values(seq=bindparam("b_seq")),
+                [{"b_code": code, "b_seq": seq} for code, seq in moved.items()],
+            )
         await put_rows(
             conn,
             activity,
             {
                 code: None if seen is None else {"seq": seen[0], "at": seen[1]}
                 for code, seen in last.items()
+                if code not in moved
             },
         )
 

@@ -40,6 +40,24 @@ async def test_talk_leaves_a_tables_activity_where_the_game_left_it(engine, stor
     assert await row(engine, "TALK") == moved
 
 
+async def test_a_hosts_lock_and_unlock_move_the_seq_but_not_the_clock(engine, store: EventStore):
+    """The turn and stall limits time a person's decision: a host who holds the game must not
+    restart that clock by locking and unlocking the table every few minutes."""
+    tables = Tables(store)
+    follower = Activity(engine, store)
+    await tables.execute("HOLD", cmd.OpenTable(code="HOLD", host="h", name="H", seed=SEED))
+    await tables.execute("HOLD", cmd.StartGame(player="h"))
+    await follower.catch_up()
+    moved = await row(engine, "HOLD")
+    assert moved is not None
+
+    await tables.execute("HOLD", cmd.LockTable(player="h"))
+    await follower.catch_up()
+    state = await tables.execute("HOLD", cmd.UnlockTable(player="h"))
+    await follower.catch_up()
+    assert await row(engine, "HOLD") == (state.seq, moved[1])
+
+
 async def test_rows_are_set_in_one_statement_and_deleted_in_another(engine):
     """A sweep's catch-up touches every table in play: a statement per row was hundreds a
     second with bots at 1,000 tables, and one of many VALUES was compiled afresh each time."""
