@@ -20,6 +20,7 @@ import subprocess
 import sys
 import time
 import uuid
+from pathlib import Path
 
 import httpx
 import psycopg
@@ -118,6 +119,13 @@ async def append_rate(url: str, writers: int, seconds: float) -> tuple[float, li
     return rate, latencies
 
 
+def cpu_seconds(pid: int) -> float:
+    """The CPU a process has used (user and system), from /proc: a figure the other loads on a
+    shared machine disturb far less than the rate."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def ms(values: list[float], q: float) -> float:
     return statistics.quantiles(values, n=100)[int(q) - 1] * 1000 if len(values) > 1 else 0.0
 
@@ -126,6 +134,12 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=8, help="concurrent games (4 clients each)")
     parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument(
+        "--server",
+        choices=["uvicorn", "edge"],
+        default="edge",
+        help="uvicorn as it comes, or with the edge's timeouts and caps (as `euchre serve`)",
+    )
     args = parser.parse_args()
     name = f"bench_{uuid.uuid4().hex[:8]}"
     url = make_url(BASE).set(database=name).render_as_string(hide_password=False)
@@ -135,11 +149,18 @@ def main() -> None:
     server = None
     try:
         migrate(url)
+        app = f"create_app({url!r}, {REDIS!r}, rate_limits=None)"
         code = (
             "import uvicorn; from services.api.app import create_app; "
-            f"uvicorn.run(create_app({url!r}, {REDIS!r}, rate_limits=None), host='127.0.0.1', "
-            f"port={port}, log_level='warning')"
+            f"uvicorn.run({app}, host='127.0.0.1', port={port}, log_level='warning')"
         )
+        if args.server == "edge":  # as `euchre serve` serves it: services/api/server.py
+            code = (
+                "import uvicorn; from services.api.app import create_app; "
+                "from services.api.server import config; from infra.settings import Settings; "
+                f"c = config({app}, Settings()); c.host, c.port = '127.0.0.1', {port}; "
+                "uvicorn.Server(c).run()"
+            )
         server = subprocess.Popen([sys.executable, "-c", code])
         base = f"http://127.0.0.1:{port}"
         for _ in range(100):
@@ -166,18 +187,24 @@ def main() -> None:
                     str(server.pid),
                 ]
             )
+        spent = cpu_seconds(server.pid)
         moves, lat = asyncio.run(http_rate(base, args.games, args.seconds))
+        spent = cpu_seconds(server.pid) - spent
     finally:
         if server is not None:
             server.terminate()
             server.wait(timeout=30)
         with psycopg.connect(BASE, autocommit=True) as admin:
             admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
-    print(f"{args.games} concurrent games, {clients} HTTP clients, {args.seconds:.0f} s")
+    print(
+        f"{args.games} concurrent games, {clients} HTTP clients, {args.seconds:.0f} s, "
+        f"{args.server} server"
+    )
     print(
         f"  HTTP moves/s             {moves:8.0f}   latency p50 {ms(lat, 50):6.1f} ms  "
         f"p99 {ms(lat, 99):6.1f} ms"
     )
+    print(f"  server CPU per move      {spent * 1000 / (moves * args.seconds):8.2f} ms")
     print(
         f"  raw appends/s ({clients} writers) {raw:8.0f}   latency p50 {ms(raw_lat, 50):6.1f} ms  "
         f"p99 {ms(raw_lat, 99):6.1f} ms"

@@ -1,5 +1,6 @@
 """The service's settings, read once from the environment into one typed object."""
 
+import ipaddress
 import math
 import os
 from collections.abc import Callable, Mapping
@@ -58,6 +59,13 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     secure_cookies: str = "auto"
     signed_heads: bool = True
     signing_keys: Path | None = None
+    # The HTTP edge (services.api.server says why each holds): seconds, and connections.
+    header_timeout: float = 10.0
+    body_timeout: float = 30.0
+    keep_alive_timeout: float = 75.0
+    connections_per_address: int = 256
+    max_connections: int = 10_000
+    trusted_proxies: tuple[str, ...] = ()
 
     def broker(self, redis_url: str) -> str:
         """Where bot turns queue: the configured broker, else the Redis in use."""
@@ -154,6 +162,37 @@ def _file(text: str) -> Path:
     return path
 
 
+def _seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = math.nan
+    if not math.isfinite(seconds) or not 0 < seconds <= 3600:
+        raise ValueError("expected a number of seconds, more than 0 and at most 3600")
+    return seconds
+
+
+def _count(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= 1_000_000:
+        raise ValueError("expected a whole number from 1 to 1000000")
+    return int(text)
+
+
+def _networks(text: str) -> tuple[str, ...]:
+    """Addresses or CIDR blocks, comma-separated; each checked here, so a typo is an error at
+    start rather than a proxy silently not trusted."""
+    found = []
+    for part in text.split(","):
+        try:
+            found.append(str(ipaddress.ip_network(part.strip(), strict=False)))
+        except ValueError:
+            raise ValueError(
+                f"{part.strip()!r} is not an address or a CIDR block; expected e.g. "
+                "10.0.0.5,10.1.0.0/16,::1"
+            ) from None
+    return tuple(found)
+
+
 def _port(text: str) -> int:
     if not text.isdigit() or not 1 <= int(text) <= 65535:
         raise ValueError("expected a TCP port number from 1 to 65535")
@@ -234,6 +273,40 @@ _VARIABLES: dict[str, tuple[str, Callable[[str], object], str]] = {
     ),
     "EUCHRE_HOST": ("host", str, "address `serve` listens on (default 127.0.0.1)"),
     "EUCHRE_PORT": ("port", _port, "port `serve` listens on (default 8000)"),
+    "EUCHRE_HEADER_TIMEOUT": (
+        "header_timeout",
+        _seconds,
+        "seconds a connection has to send a request's headers, from its start or from its "
+        "first byte after a keep-alive wait (default 10)",
+    ),
+    "EUCHRE_BODY_TIMEOUT": (
+        "body_timeout",
+        _seconds,
+        "seconds a request has to send the body its headers declared (default 30)",
+    ),
+    "EUCHRE_KEEP_ALIVE_TIMEOUT": (
+        "keep_alive_timeout",
+        _seconds,
+        "seconds an idle keep-alive connection is kept (default 75)",
+    ),
+    "EUCHRE_CONNECTIONS_PER_ADDRESS": (
+        "connections_per_address",
+        _count,
+        "open connections one client address may hold in each API process (default 256; a "
+        "trusted proxy's are not counted)",
+    ),
+    "EUCHRE_MAX_CONNECTIONS": (
+        "max_connections",
+        _count,
+        "open connections in all for each API process (default 10000, less if the process "
+        "may not open that many files)",
+    ),
+    "EUCHRE_TRUSTED_PROXIES": (
+        "trusted_proxies",
+        _networks,
+        "addresses or CIDR blocks of the proxies whose X-Forwarded-For and -Proto are believed, "
+        "comma-separated (default none)",
+    ),
     "EUCHRE_SIGNED_HEADS": (
         "signed_heads",
         _switch,

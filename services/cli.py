@@ -119,6 +119,7 @@ def _api(
     import uvicorn
 
     from services.api.app import create_app
+    from services.api.server import config as server_config
     from services.bots.runtime import BotSends
 
     if url is None:
@@ -137,10 +138,7 @@ def _api(
             sign_heads=settings.signed_heads,
             signer=signer or _signer(settings),
         )
-        # Idle connections stay open longer than a load balancer's or client's own idle
-        # timeout (60 s is common): the side that closes first must not be the server, or
-        # a request sent on a connection just as the server closes it is lost.
-        config = uvicorn.Config(app, log_level="warning", timeout_keep_alive=75)
+        config = server_config(app, settings)  # timeouts and caps: services.api.server
         server = _announcing()(config, url) if url else uvicorn.Server(config)
         # uvicorn re-raises the signal that stopped it once it has shut down cleanly; one
         # that comes before it has its handlers in place arrives as KeyboardInterrupt.

@@ -107,8 +107,8 @@ class Limiter:
 
 
 async def _address(request: Request) -> str | None:
-    """The client's address; behind a proxy, uvicorn takes it from X-Forwarded-For when the
-    proxy is trusted (its --forwarded-allow-ips)."""
+    """The client's address: the connection's, or the one a proxy in EUCHRE_TRUSTED_PROXIES
+    forwards (services.api.server), never one any client can write in a header."""
     return request.client.host if request.client else None
 
 

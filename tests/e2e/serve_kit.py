@@ -12,7 +12,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -54,11 +54,17 @@ def _redis_db(url: str, db: int) -> str:
 
 @contextlib.contextmanager
 def serving(
-    database_url: str, redis_url: str, folder: Path, name: str = "serve", bot_scale: float = 0.02
+    database_url: str,
+    redis_url: str,
+    folder: Path,
+    name: str = "serve",
+    bot_scale: float = 0.02,
+    settings: Mapping[str, str] | None = None,
 ) -> Iterator[str]:
     """`euchre serve` on a free port over `database_url`, logging to `folder/<name>.log`; its
     base URL once it answers, and stopped (with everything it started) afterwards. Bots think
-    for `bot_scale` of their real time (docs/bots.md "Pacing")."""
+    for `bot_scale` of their real time (docs/bots.md "Pacing"); `settings` are more EUCHRE_
+    variables."""
     port = _free_port()
     env = {
         **os.environ,
@@ -66,6 +72,7 @@ def serving(
         "EUCHRE_REDIS_URL": redis_url,
         "EUCHRE_BOT_DELAY_SCALE": str(bot_scale),
         "EUCHRE_DATA_DIR": str(folder / "var"),
+        **(settings or {}),
     }
     for variable in ("EUCHRE_HOST", "EUCHRE_PORT"):
         env.pop(variable, None)
