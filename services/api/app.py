@@ -34,7 +34,7 @@ from services.api.edge import edge
 from services.api.event_schema import events_schema
 from services.api.headers import security_headers
 from services.api.heads import Heads
-from services.api.health import health
+from services.api.health import health, ready
 from services.api.keys import KeysController
 from services.api.limits import Limiter
 from services.api.players import LeaderboardController, PlayersController
@@ -174,6 +174,7 @@ def create_app(
             TalkController,
             StreamController,
             health,
+            ready,
             KeysController,
             TransparencyController,
             events_schema,
