@@ -19,6 +19,7 @@ import psycopg
 import pytest
 import redis
 import sqlalchemy
+from proc_kit import alive, family
 
 from infra.embedded import EmbeddedError, EmbeddedPostgres, EmbeddedValkey, services
 from infra.embedded.postgres import POSTGRES_BIN, _server_user
@@ -145,33 +146,6 @@ PARENT = textwrap.dedent(
         time.sleep(600)
     """
 )
-
-
-def family(pid: int | None) -> set[int]:
-    """A process and all its descendants (PostgreSQL forks one per connection and helper)."""
-    assert pid is not None
-    children: dict[int, set[int]] = {}
-    for entry in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = entry.read_text().rpartition(")")[2].split()
-        except OSError:
-            continue
-        children.setdefault(int(fields[1]), set()).add(int(entry.parent.name))
-    found, frontier = {pid}, [pid]
-    while frontier:
-        fresh = children.get(frontier.pop(), set()) - found
-        found |= fresh
-        frontier.extend(fresh)
-    return found
-
-
-def alive(pid: int) -> bool:
-    """Running, that is: a zombie waiting for its parent to reap it has already stopped."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
 
 
 def test_a_server_left_by_a_gone_service_is_taken_over(data_dir: Path) -> None:
