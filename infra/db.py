@@ -31,11 +31,16 @@ def server_options(settings: dict[str, str]) -> str:
 
 
 def create_engine(url: str, **options: object) -> AsyncEngine:
-    """Encode JSON with msgspec so event data round-trips exactly as the domain encodes it."""
+    """Encode JSON with msgspec so event data round-trips exactly as the domain encodes it.
+
+    Each connection is pinged as it leaves the pool: after the server restarts (`euchre serve`
+    restarts a dead embedded one), every pooled connection is dead, and without the ping each
+    would fail one request or one read model's catch-up before the pool let it go."""
     return create_async_engine(
         driver_url(url),
         json_serializer=msgspec.json.encode,
         json_deserializer=msgspec.json.decode,
+        pool_pre_ping=True,
         **options,
     )
 

@@ -7,7 +7,6 @@ import argparse
 import asyncio
 import contextlib
 import logging
-import multiprocessing.process
 import socket
 import sys
 import textwrap
@@ -22,6 +21,7 @@ if TYPE_CHECKING:
 
 if TYPE_CHECKING:
     from infra.signing import Signer
+    from services.supervisor import Supervisor
 
 
 class Unusable(Exception):
@@ -47,23 +47,43 @@ def _listen(host: str, port: int) -> socket.socket:
 
 
 def _announce_servers() -> None:
-    """The embedded servers say where they are at INFO; show just those lines (and not the
-    worker's chatter about its own start and stop)."""
+    """The embedded servers say where they are at INFO, and the supervisor what died and when
+    it comes back; show just those lines (and not the worker's chatter about its own start and
+    stop)."""
     handler = logging.StreamHandler(sys.stdout)
     handler.setFormatter(logging.Formatter("%(message)s"))
-    embedded = logging.getLogger("infra.embedded")
-    embedded.setLevel(logging.INFO)
-    embedded.addHandler(handler)
+    supervisor = logging.StreamHandler(sys.stdout)
+    supervisor.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
+    for name, shown in (("infra.embedded", handler), ("services.supervisor", supervisor)):
+        logger = logging.getLogger(name)
+        logger.setLevel(logging.INFO)
+        logger.addHandler(shown)
+        logger.propagate = False  # once, whatever the app does to the root logger
     logging.getLogger("dramatiq").setLevel(logging.WARNING)
+
+
+PRELOADED = [
+    "alembic",
+    "dramatiq",
+    "litestar",
+    "msgspec",
+    "psycopg",
+    "psycopg_pool",
+    "redis",
+    "sqlalchemy.ext.asyncio",
+    "uvicorn",
+]
 
 
 def _serve(args: argparse.Namespace, settings: Settings) -> int:
     import multiprocessing
+    import os
 
     import msgspec
 
     from infra import embedded
     from infra.db import migrate
+    from services.supervisor import Child, Server, Supervisor, orphan_proof
 
     if args.processes < 1:
         raise Unusable(f"--processes must be 1 or more, not {args.processes}")
@@ -79,21 +99,29 @@ def _serve(args: argparse.Namespace, settings: Settings) -> int:
         joined = msgspec.structs.replace(
             settings, database_url=endpoints.database_url, redis_url=endpoints.redis_url
         )
-        spawn = multiprocessing.get_context("spawn")
+        # Children fork from a server process that has imported the libraries they use once,
+        # so one restarted takes turns seconds sooner. Not our own modules: some keep state
+        # made at import (a pool that knows its parent's pid), which must be the child's own.
+        forks = multiprocessing.get_context("forkserver")
+        forks.set_forkserver_preload(PRELOADED)
+        me = os.getpid()
+
+        def child(target: Callable[..., None], name: str, *args: object) -> Child:
+            return Child(
+                name,
+                lambda: forks.Process(target=orphan_proof, args=(me, target, *args), name=name),
+            )
+
         # The bots play in a worker process of their own, as `euchre worker` would. Further API
         # processes accept on the same listening socket, each connection going to whichever
         # takes it first: they share nothing but the database and Valkey, as API processes
-        # behind a load balancer do (docs/scaling.md).
-        children = [
-            spawn.Process(target=_work, args=(joined, args.bot_threads, False), name="worker"),
-            *(
-                spawn.Process(target=_api, args=(joined, sock, None), name=f"api-{n}")
-                for n in range(1, args.processes)
-            ),
+        # behind a load balancer do (docs/scaling.md). Whatever dies is started again.
+        watched: list[Child | Server] = [
+            child(_work, "worker", joined, args.bot_threads, False),
+            *(child(_api, f"api-{n}", joined, sock, None) for n in range(1, args.processes)),
+            *map(Server, endpoints.started),
         ]
-        for child in children:
-            child.start()
-        with _stopping(*children):
+        with _stopping(Supervisor(watched)):
             shown = f"[{host}]" if ":" in host else host
             _api(joined, sock, f"http://{shown}:{port}/", signer)
     return 0
@@ -167,18 +195,13 @@ def _announcing():
 
 
 @contextlib.contextmanager
-def _stopping(*children: multiprocessing.process.BaseProcess) -> Iterator[None]:
-    """Stop `children` on the way out, as Ctrl-C would: SIGTERM, then a kill if one lingers."""
+def _stopping(supervisor: Supervisor) -> Iterator[None]:
+    """Stop the children on the way out, as Ctrl-C would, whatever state they are in: no more
+    restarts, SIGTERM, then a kill if one lingers (the embedded servers stop after them)."""
     try:
         yield
     finally:
-        for child in children:
-            child.terminate()
-        for child in children:
-            child.join(timeout=30)
-            if child.is_alive():
-                child.kill()
-                child.join()
+        supervisor.close()
 
 
 def _finish_quietly() -> None:

@@ -10,7 +10,7 @@ from contextlib import ExitStack, contextmanager
 import msgspec
 
 from infra.embedded.postgres import DATABASE, SUPERUSER, EmbeddedPostgres
-from infra.embedded.process import DataDirInUse, EmbeddedError, sigterm_interrupts
+from infra.embedded.process import DataDirInUse, Embedded, EmbeddedError, sigterm_interrupts
 from infra.embedded.valkey import EmbeddedValkey
 from infra.settings import Settings
 
@@ -18,6 +18,7 @@ __all__ = [
     "DATABASE",
     "SUPERUSER",
     "DataDirInUse",
+    "Embedded",
     "EmbeddedError",
     "EmbeddedPostgres",
     "EmbeddedValkey",
@@ -28,10 +29,12 @@ __all__ = [
 
 
 class Endpoints(msgspec.Struct, frozen=True):
-    """Where the service finds its servers: libpq and redis-py URLs."""
+    """Where the service finds its servers: libpq and redis-py URLs; and the embedded servers
+    started, for `euchre serve` to restart one that dies."""
 
     database_url: str
     redis_url: str
+    started: tuple[Embedded, ...] = ()
 
 
 @contextmanager
@@ -59,10 +62,13 @@ def services(settings: Settings) -> Iterator[Endpoints]:
     """
     with ExitStack() as stack:
         stack.enter_context(sigterm_interrupts())
+        started: list[Embedded] = []
         database_url = settings.database_url
         if database_url is None:
-            database_url = stack.enter_context(EmbeddedPostgres(settings.data_dir)).url
+            started.append(stack.enter_context(EmbeddedPostgres(settings.data_dir)))
+            database_url = started[-1].url
         redis_url = settings.redis_url
         if redis_url is None:
-            redis_url = stack.enter_context(EmbeddedValkey(settings.data_dir)).url
-        yield Endpoints(database_url, redis_url)
+            started.append(stack.enter_context(EmbeddedValkey(settings.data_dir)))
+            redis_url = started[-1].url
+        yield Endpoints(database_url, redis_url, tuple(started))

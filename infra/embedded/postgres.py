@@ -14,13 +14,14 @@ from urllib.parse import quote
 import psycopg
 
 from infra.embedded.process import (
-    DataDirInUse,
+    DataDirLock,
     Embedded,
     EmbeddedError,
-    Server,
     SocketDir,
     as_user,
     package_dir,
+    running,
+    stop_stray,
     tail,
 )
 
@@ -45,39 +46,60 @@ class EmbeddedPostgres(Embedded):
     shutdown (SIGINT): open transactions roll back, then a checkpoint.
     """
 
+    name = "PostgreSQL"
+
     def __init__(self, data_dir: Path) -> None:
         self.data_dir = data_dir.absolute()
         self.pgdata = self.data_dir / "postgres"
         self._sockets = SocketDir(self.pgdata, f".s.PGSQL.{POSTGRES_PORT}")
+        self._lock = DataDirLock(self.name, self.pgdata, self.data_dir / "postgres.lock")
 
     def start(self, timeout: float = 60.0) -> str:
-        """Start the server, creating the cluster and the `euchre` database on first use."""
+        """Start the server, creating the cluster and the `euchre` database on first use; one
+        left serving the directory by a service that is gone is stopped first."""
         user = _server_user()
         self.data_dir.mkdir(parents=True, exist_ok=True)
+        self._lock.take()
+        try:
+            return self._start(user, timeout)
+        except BaseException:
+            self.stop()
+            raise
+
+    def _start(self, user: pwd.struct_passwd | None, timeout: float) -> str:
         if user:
             _let_traverse(self.data_dir)
             _let_traverse(POSTGRES_BIN)
         if not (self.pgdata / "PG_VERSION").exists():
             self._init_cluster(user)
+        self._stop_stray()
         socket_dir = self._sockets.create(user)
-        admin_url = _postgres_url(socket_dir, SUPERUSER)
-        if _accepts(admin_url):
-            # Its own lock would make ours exit, but only after we had found theirs answering.
-            raise DataDirInUse("PostgreSQL", self.pgdata)
-        argv = [POSTGRES_BIN / "postgres", "-D", self.pgdata, "-k", socket_dir]
+        self._admin_url = _postgres_url(socket_dir, SUPERUSER)
+        argv: list[str | Path] = [POSTGRES_BIN / "postgres", "-D", self.pgdata, "-k", socket_dir]
         argv += ["-p", str(POSTGRES_PORT), "-c", "listen_addresses="]
-        log_path = self.data_dir / "postgres.log"
-        self._server = Server("PostgreSQL", argv, log_path, signal.SIGINT, user)
-        try:
-            self._server.wait_until(lambda: _accepts(admin_url), timeout)
-            _create_database(admin_url, DATABASE)
-        except BaseException:
-            self.stop()
-            raise
+        self._launch_args = (argv, self.data_dir / "postgres.log", signal.SIGINT, user)
+        self._launch(timeout)
+        _create_database(self._admin_url, DATABASE)
         self.url = _postgres_url(socket_dir, DATABASE)
         atexit.register(self.stop)
         log.info("embedded PostgreSQL ready at %s (data in %s)", self.url, self.pgdata)
         return self.url
+
+    def _ready(self) -> bool:
+        return _accepts(self._admin_url)
+
+    def _stop_stray(self) -> None:
+        """A postmaster still running from postmaster.pid is a gone service's (we hold the
+        lock): stopped by a fast shutdown. The file of one that is gone, even unreaped, is
+        removed, as PostgreSQL would refuse to start beside an unreaped one's pid."""
+        pidfile = self.pgdata / "postmaster.pid"
+        try:
+            pid = int(pidfile.read_text().split("\n", 1)[0])
+        except (OSError, ValueError):
+            return
+        if running(pid, "postgres"):
+            stop_stray(self.name, pid, "postgres", signal.SIGINT, self.pgdata)
+        pidfile.unlink(missing_ok=True)
 
     def running(self) -> str | None:
         """The URL of a server already serving this data directory (a running `euchre

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
@@ -11,6 +12,7 @@ import redis.asyncio as aioredis
 from litestar import Litestar
 from litestar.openapi import OpenAPIConfig
 from sqlalchemy import make_url
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from domain.events import Event
@@ -34,7 +36,7 @@ from services.api.edge import edge
 from services.api.event_schema import events_schema
 from services.api.headers import security_headers
 from services.api.heads import Heads
-from services.api.health import health
+from services.api.health import health, ready
 from services.api.keys import KeysController
 from services.api.limits import Limiter
 from services.api.players import LeaderboardController, PlayersController
@@ -78,7 +80,11 @@ async def _follow_lobby(lobby: Lobby, doorbell: Doorbell) -> None:
     process; reading it reads rows."""
     async with doorbell.watch(None) as wake:
         while True:
-            await lobby.catch_up()
+            try:
+                await lobby.catch_up()
+            except DBAPIError as error:
+                # A database restarting: this task ending would leave the lobby still for good.
+                logging.getLogger(__name__).warning("the lobby could not catch up: %s", error)
             if await wake.wait(LOBBY_POLL):
                 await asyncio.sleep(LOBBY_GATHER)
 
@@ -174,6 +180,7 @@ def create_app(
             TalkController,
             StreamController,
             health,
+            ready,
             KeysController,
             TransparencyController,
             events_schema,

@@ -338,8 +338,31 @@ class Waiting(msgspec.Struct):
 
 
 class Health(msgspec.Struct, omit_defaults=True):
+    status: Annotated[
+        Literal["ok", "degraded"],
+        msgspec.Meta(description="degraded: a part below is down, or no bot worker is alive"),
+    ]
     database: str
     broker: str
     redis: Annotated[
         str | None, msgspec.Meta(description="Redis for rate limits, where it isn't the broker")
     ] = None
+    workers: Annotated[
+        int | None,
+        msgspec.Meta(
+            description="bot worker processes that beat within the last 15 s "
+            "(docs/operations.md); null where no Redis answers to ask"
+        ),
+    ] = None
+    degraded: Annotated[
+        list[str],
+        msgspec.Meta(description="what is wrong, one entry a part: e.g. `no bot worker alive`"),
+    ] = []
+
+
+class Ready(msgspec.Struct):
+    status: Annotated[
+        Literal["ready", "unready"],
+        msgspec.Meta(description="unready (with 503): this process can't reach its database"),
+    ]
+    database: str

@@ -36,6 +36,8 @@ from infra.broker import (
 )
 from infra.db import create_engine
 from infra.eventstore import EventStore
+from infra.heartbeat import Heartbeat
+from infra.heartbeat import namespace as workers
 from infra.presence import Presence, namespace
 from infra.ratings import Ratings
 from infra.reviews import Reviews
@@ -110,7 +112,8 @@ class BotRuntime:
         presence_url: str | None = None,
     ) -> None:
         """`presence_url`: the Redis where the API records who is at which table, for the
-        sweeper to tell who is gone (none: nobody is)."""
+        sweeper to tell who is gone (none: nobody is), and where this worker says it is alive
+        (infra/heartbeat.py)."""
         self.database_url = database_url
         self.scale = scale
         self._sends = BotSends(broker_url, scale, namespace)
@@ -126,6 +129,8 @@ class BotRuntime:
         self._grace = grace
         self._presence_url = presence_url
         self._presence: Presence | None = None
+        self._heartbeat: Heartbeat | None = None
+        self._beating: asyncio.Task | None = None
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="bots", daemon=True)
         self._workers: list[dramatiq.Worker] = []
@@ -148,6 +153,7 @@ class BotRuntime:
         if self._presence_url is not None:
             redis = keyvalue.connect(self._presence_url)
             self._presence = Presence(redis, namespace(self.database_url))
+            self._heartbeat = Heartbeat(redis, workers(self.database_url))
 
     def _bot_turn(self, code: str, key: str, due: float | None = None) -> None:
         """A turn waits out its think time on the event loop, not on this message's thread,
@@ -248,6 +254,8 @@ class BotRuntime:
                 **kw,
             )
             self._sweeper = self._on_loop(self._begin(sweeper.run(self.database_url)))
+        if self._heartbeat is not None:
+            self._beating = self._on_loop(self._begin(self._heartbeat.run()))
         return self
 
     @staticmethod
@@ -284,6 +292,9 @@ class BotRuntime:
             if self._sweeper is not None:
                 self._on_loop(self._end(self._sweeper), timeout=10)
             self._on_loop(self._store.close(), timeout=10)
+            if self._heartbeat is not None and self._beating is not None:
+                self._on_loop(self._end(self._beating), timeout=10)
+                self._on_loop(self._heartbeat.end(), timeout=10)
             if self._presence is not None:
                 self._on_loop(self._presence.close(), timeout=10)
             self._on_loop(self._engine.dispose(), timeout=10)

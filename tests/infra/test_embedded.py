@@ -4,6 +4,8 @@ These start their own servers whatever EUCHRE_TEST_* say, so they run on CI too,
 machine's PostgreSQL and Redis: the embedded ones listen on sockets in the temp directory only.
 """
 
+import os
+import pwd
 import signal
 import subprocess
 import sys
@@ -17,8 +19,12 @@ import psycopg
 import pytest
 import redis
 import sqlalchemy
+from proc_kit import alive, family
 
-from infra.embedded import EmbeddedPostgres, EmbeddedValkey, services
+from infra.embedded import EmbeddedError, EmbeddedPostgres, EmbeddedValkey, services
+from infra.embedded.postgres import POSTGRES_BIN, _server_user
+from infra.embedded.process import as_user
+from infra.embedded.valkey import VALKEY_SERVER
 from infra.settings import Settings
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="reads /proc to find processes")
@@ -142,28 +148,68 @@ PARENT = textwrap.dedent(
 )
 
 
-def family(pid: int | None) -> set[int]:
-    """A process and all its descendants (PostgreSQL forks one per connection and helper)."""
-    assert pid is not None
-    children: dict[int, set[int]] = {}
-    for entry in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = entry.read_text().rpartition(")")[2].split()
-        except OSError:
-            continue
-        children.setdefault(int(fields[1]), set()).add(int(entry.parent.name))
-    found, frontier = {pid}, [pid]
-    while frontier:
-        fresh = children.get(frontier.pop(), set()) - found
-        found |= fresh
-        frontier.extend(fresh)
-    return found
-
-
-def alive(pid: int) -> bool:
-    """Running, that is: a zombie waiting for its parent to reap it has already stopped."""
+def test_a_server_left_by_a_gone_service_is_taken_over(data_dir: Path) -> None:
+    """A server restarted by hand gets no parent-death signal, so it outlives a killed
+    service; nobody holds the data directory's lock, so the next start stops it and serves."""
+    with EmbeddedPostgres(data_dir) as postgres, EmbeddedValkey(data_dir) as valkey:
+        urls = (postgres.url, valkey.url)
+    strays = [
+        subprocess.Popen(argv, start_new_session=True, stdout=subprocess.DEVNULL, **as_user(user))
+        for argv, user in by_hand(data_dir)
+    ]
     try:
-        state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
-    except OSError:
+        wait_for(lambda: answers(*urls))
+        with EmbeddedPostgres(data_dir) as postgres, EmbeddedValkey(data_dir) as valkey:
+            assert (postgres.url, valkey.url) == urls
+            assert [stray.wait(30) for stray in strays] == [0, 0]
+            assert answers(postgres.url, valkey.url)
+    finally:
+        for stray in strays:
+            if stray.poll() is None:
+                stray.kill()
+                stray.wait()
+
+
+def test_a_server_that_dies_is_restarted_on_the_same_url(data_dir: Path) -> None:
+    with EmbeddedPostgres(data_dir) as postgres, EmbeddedValkey(data_dir) as valkey:
+        for server in (postgres, valkey):
+            url, pid = server.url, server.pid
+            assert pid is not None
+            os.kill(pid, signal.SIGKILL)
+            wait_for(lambda server=server: server.exited() is not None)
+            assert server.exited() == -signal.SIGKILL
+            deadline = time.monotonic() + 60
+            while True:  # PostgreSQL's orphaned backends may hold its memory for a moment
+                try:
+                    server.restart(timeout=30)
+                    break
+                except EmbeddedError:
+                    assert time.monotonic() < deadline
+                    time.sleep(0.5)
+            assert server.url == url and server.pid != pid and server.exited() is None
+        assert answers(postgres.url, valkey.url)
+
+
+def by_hand(data_dir: Path) -> list[tuple[list, pwd.struct_passwd | None]]:
+    """The servers' command lines as an operator would type them to restart them by hand."""
+    pgdata, valkey = data_dir / "postgres", data_dir / "valkey"
+    postgres = [POSTGRES_BIN / "postgres", "-D", pgdata, "-k", pgdata, "-p", "5432"]
+    postgres += ["-c", "listen_addresses="]
+    socket = valkey / "valkey.sock"
+    valkey_argv = [VALKEY_SERVER, "--port", "0", "--unixsocket", socket, "--dir", valkey]
+    return [(postgres, _server_user()), (valkey_argv, None)]
+
+
+def answers(database_url: str, redis_url: str) -> bool:
+    try:
+        psycopg.connect(database_url, connect_timeout=2).close()
+        return bool(redis.Redis.from_url(redis_url).ping())
+    except (psycopg.OperationalError, redis.ConnectionError):
         return False
-    return state != "Z"
+
+
+def wait_for(condition, seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, f"not within {seconds} s"
+        time.sleep(0.1)

@@ -13,6 +13,7 @@ from http_kit import Server
 from test_http_refusals import assert_problem
 
 from services.api.app import create_app
+from services.bots.runtime import BotRuntime
 
 PROBLEM = "application/problem+json"
 
@@ -46,6 +47,10 @@ def test_every_error_is_documented_as_one_problem_shape(schema):
         errors = {s: r for s, r in operation["responses"].items() if s[0] in "45"}
         assert {"400", "500"} <= set(errors), (method, path)
         for status, response in errors.items():
+            if (path, status) == ("/api/health/ready", "503"):
+                # A probe's answer, not a request's failure: a plain body, as 200's.
+                assert list(response["content"]) == ["application/json"]
+                continue
             assert list(response["content"]) == [PROBLEM], (method, path, status)
             ref = response["content"][PROBLEM]["schema"]["$ref"]
             assert ref.endswith("/ProblemBody"), (method, path, status)
@@ -204,7 +209,12 @@ def test_a_database_that_stops_answering_is_503_not_500(api, database_url, base_
             response = ada.request("GET", "/api/tables/NOPE")
             body = assert_problem(response, 503)
             assert response.headers["retry-after"] and "request_id" not in body
-            assert api.http.get("/api/health").status_code == 503
+            # Still alive (a restart wouldn't bring the database back), but out of rotation.
+            health = api.http.get("/api/health")
+            assert health.status_code == 200 and health.json()["status"] == "degraded"
+            assert health.json()["database"].startswith("down")
+            ready = api.http.get("/api/health/ready")
+            assert ready.status_code == 503 and ready.json()["status"] == "unready"
         finally:
             admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true')
 
@@ -235,15 +245,41 @@ def test_the_view_names_its_cards_suits_levels_and_phases_as_enums(schema):
 
 def test_health_asks_rabbitmq_when_it_is_the_broker(database_url, redis_url, rabbitmq_url):
     """With bot turns on RabbitMQ, health speaks AMQP to it (and still pings the Redis the
-    rate limits use); a broker that doesn't answer is a 503 naming it."""
+    rate limits use); a broker that doesn't answer degrades the service, named."""
     with Server(create_app(database_url, redis_url, broker_url=rabbitmq_url)) as url:
         answer = httpx.get(f"{url}/api/health")
         assert answer.status_code == 200
-        assert answer.json() == {"database": "ok", "broker": "ok", "redis": "ok"}
+        assert answer.json() == {
+            "status": "degraded",
+            "database": "ok",
+            "broker": "ok",
+            "redis": "ok",
+            "workers": 0,
+            "degraded": ["no bot worker alive"],
+        }
     with socket.socket() as unused:
         unused.bind(("127.0.0.1", 0))  # bound, never listening: nobody answers there
         gone = f"amqp://guest:guest@127.0.0.1:{unused.getsockname()[1]}/"
         with Server(create_app(database_url, redis_url, broker_url=gone)) as url:
             answer = httpx.get(f"{url}/api/health")
-            body = assert_problem(answer, 503)
+            body = answer.json()
+            assert answer.status_code == 200 and body["status"] == "degraded"
             assert body["broker"].startswith("down") and body["redis"] == "ok"
+            assert body["degraded"][0].startswith("broker down")
+            assert httpx.get(f"{url}/api/health/ready").status_code == 200
+
+
+def test_health_says_degraded_while_no_bot_worker_is_alive(database_url, redis_url):
+    """Every server answering is not a service working: with its worker gone no table
+    moves, and health says so (a worker beats in Redis), while the API stays ready."""
+    with Server(create_app(database_url, redis_url)) as url:
+        alone = httpx.get(f"{url}/api/health")
+        assert alone.status_code == 200
+        assert alone.json()["status"] == "degraded" and alone.json()["workers"] == 0
+        assert "no bot worker alive" in alone.json()["degraded"]
+        ready = httpx.get(f"{url}/api/health/ready")
+        assert ready.status_code == 200 and ready.json() == {"status": "ready", "database": "ok"}
+        with BotRuntime(database_url, redis_url, presence_url=redis_url, sweep=False):
+            working = httpx.get(f"{url}/api/health").json()
+            assert working == {"status": "ok", "database": "ok", "broker": "ok", "workers": 1}
+        assert httpx.get(f"{url}/api/health").json()["workers"] == 0

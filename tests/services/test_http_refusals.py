@@ -135,6 +135,7 @@ def test_registered_names_sign_in_and_are_unique(api):
 
 
 def test_health_and_schema(api):
-    assert api.http.get("/api/health").json() == {"database": "ok", "broker": "ok"}
+    health = api.http.get("/api/health").json()
+    assert health["database"] == "ok" and health["broker"] == "ok"
     schema = api.http.get("/schema/openapi.json")
     assert schema.status_code == 200 and "/api/tables/{code}/moves" in schema.json()["paths"]
