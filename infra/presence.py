@@ -3,9 +3,16 @@ person's last request to the table or the last beat of a stream they hold open.
 
 The API processes write it (a request's at once, unless written a moment ago; open streams in
 one pipelined round trip per beat); the workers read it to tell who is gone (docs/euchre.md
-"Away and back"). Being in Redis, it outlives any one API process, and a person whose stream
-moves to another process stays present. A flushed Redis makes people look gone for a moment:
-the next beat of their stream, or their next request, brings them back.
+"Away and back"). A stream's opening and closing are written by one writer per process, all
+that came meanwhile in a round: 4,000 streams opening or closing at once each awaited their
+own three commands, and held the connections every request's rate limits wait for. Being in
+Redis, it outlives any one API process, and a person whose stream moves to another process
+stays present. A flushed Redis makes people look gone for a moment: the next beat of their
+stream, or their next request, brings them back.
+
+Presence degrades, it never fails what it serves: a write that fails or takes longer than
+WRITE_SECONDS is logged and skipped (the next beat writes it again), so a slow or absent Valkey
+slows no stream and no move, and makes people look gone at worst.
 """
 
 from __future__ import annotations
@@ -26,6 +33,8 @@ log = logging.getLogger(__name__)
 
 GRACE_SECONDS = 20.0
 BEAT_ROUND = 200  # commands in one round trip of a beat
+WRITE_SECONDS = 2.0  # the longest a request's write, or one round of the writer's, may take
+GATHER_SECONDS = 0.05  # the writer lets the streams opening and closing meanwhile join a round
 
 
 def namespace(database_url: str) -> str:
@@ -44,6 +53,12 @@ class Presence:
         # Every open stream here, by table: its watcher's id (a player's, or one made up for
         # someone not signed in) and name, for the tables' lists of who watches.
         self._streams: dict[str, dict[str, tuple[str, str | None]]] = {}
+        # What the writer has yet to write: keys to renew, watchers to list and to unlist.
+        self._due_keys: set[tuple[str, str]] = set()
+        self._due_listed: dict[str, set[str]] = {}
+        self._due_unlisted: set[tuple[str, str]] = set()
+        self._writer: asyncio.Task[None] | None = None
+        self._round: asyncio.Future[None] | None = None  # the writer's next round, when done
 
     def key(self, code: str, player: str) -> str:
         return f"{self._namespace}:{code}:{player}"
@@ -57,23 +72,27 @@ class Presence:
             return
         self._written[pair] = now
         try:
-            await self._redis.set(self.key(code, player), b"1", ex=self._ttl)
-        except redis.exceptions.RedisError as error:
-            log.warning("could not record that %s is at %s: %s", player, code, error)
+            async with asyncio.timeout(WRITE_SECONDS):
+                await self._redis.set(self.key(code, player), b"1", ex=self._ttl)
+        except (redis.exceptions.RedisError, TimeoutError) as error:
+            log.warning("could not record that %s is at %s: %r", player, code, error)
 
     @contextlib.asynccontextmanager
     async def watching(
         self, code: str, player: str | None, name: str | None = None
     ) -> AsyncIterator[None]:
         """Present for as long as this stream is open, and the grace after it closes; listed
-        among the table's watchers while it is open (by name if signed in)."""
+        among the table's watchers while it is open (by name if signed in). The writer writes
+        both; entering waits for its round (so a stream's first word comes once it is listed),
+        which takes at most WRITE_SECONDS, written or not."""
         stream = uuid.uuid4().hex
         watcher = player or f"anon:{stream}"
         self._streams.setdefault(code, {})[stream] = (watcher, name)
+        self._due_listed.setdefault(code, set()).add(stream)
         if player is not None:
-            await self.seen(code, player)
             self._open[code, player] += 1
-        await self._list(code, [(watcher, name)])
+            self._due_keys.add((code, player))
+        await asyncio.shield(self._wake_writer())
         try:
             yield
         finally:
@@ -81,26 +100,55 @@ class Presence:
             del streams[stream]
             if not streams:
                 del self._streams[code]
-            still = any(w == watcher for w, _ in streams.values())
-            with contextlib.suppress(redis.exceptions.RedisError):
-                if not still:
-                    await self._redis.hdel(self._watchers(code), watcher)
+            self._due_unlisted.add((code, watcher))
             if player is not None:
                 self._open[code, player] -= 1
                 if not self._open[code, player]:
                     del self._open[code, player]
-                self._written.pop((code, player), None)
-                await self.seen(code, player)  # the grace runs from the stream's end
+                self._due_keys.add((code, player))  # the grace runs from the stream's end
+            self._wake_writer()
+
+    def _wake_writer(self) -> asyncio.Future[None]:
+        """The writer's next round, which writes what is due now."""
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write_due())
+        if self._round is None:
+            self._round = asyncio.get_running_loop().create_future()
+        return self._round
+
+    async def _write_due(self) -> None:
+        """Write what streams opening and closing left due, a round at a time, till none is."""
+        while self._due_keys or self._due_listed or self._due_unlisted:
+            await asyncio.sleep(GATHER_SECONDS)
+            keys, self._due_keys = self._due_keys, set()
+            listed, self._due_listed = self._due_listed, {}
+            unlisted, self._due_unlisted = self._due_unlisted, set()
+            done, self._round = self._round, None
+            now = time.monotonic()
+            try:
+                async with asyncio.timeout(WRITE_SECONDS), self._redis.pipeline(False) as pipe:
+                    for code, player in keys:
+                        pipe.set(self.key(code, player), b"1", ex=self._ttl)
+                        self._written[code, player] = now
+                    for code, streams in listed.items():
+                        open_ = self._streams.get(code, {})
+                        entries = [open_[s] for s in streams if s in open_]
+                        if entries:
+                            pipe.hset(self._watchers(code), mapping=self._listing(entries))
+                            pipe.expire(self._watchers(code), self._ttl * 2)
+                    for code, watcher in unlisted:
+                        if all(w != watcher for w, _ in self._streams.get(code, {}).values()):
+                            pipe.hdel(self._watchers(code), watcher)
+                    await pipe.execute()
+            except (redis.exceptions.RedisError, TimeoutError) as error:
+                count = len(keys) + len(listed) + len(unlisted)
+                log.warning("could not record %d comings and goings at tables: %r", count, error)
+            finally:
+                if done is not None:
+                    done.set_result(None)
 
     def _watchers(self, code: str) -> str:
         return f"{self._namespace}:watchers:{code}"
-
-    async def _list(self, code: str, watchers: list[tuple[str, str | None]]) -> None:
-        try:
-            await self._redis.hset(self._watchers(code), mapping=self._listing(watchers))
-            await self._redis.expire(self._watchers(code), self._ttl * 2)
-        except redis.exceptions.RedisError as error:
-            log.warning("could not list a watcher of %s: %s", code, error)
 
     def _listing(self, watchers: Iterable[tuple[str, str | None]]) -> dict[str, str]:
         """Each watcher's entry: listed until the grace runs out, unless a beat renews it."""
@@ -148,15 +196,19 @@ class Presence:
             await pipe.execute()
 
     async def run(self) -> None:
-        """Beat four times per grace period, so a streaming person's key never runs out."""
+        """Beat four times per grace period, so a streaming person's key never runs out. A
+        beat that fails, or outlasts its period, is skipped: the next writes everyone again."""
         while True:
             await asyncio.sleep(self.grace / 4)
             try:
-                await self.beat()
-            except redis.exceptions.RedisError as error:
-                log.warning("could not record who is present: %s", error)
+                async with asyncio.timeout(self.grace / 4):
+                    await self.beat()
+            except (redis.exceptions.RedisError, TimeoutError) as error:
+                log.warning("could not record who is present: %r", error)
 
     async def close(self) -> None:
+        if self._writer is not None:
+            self._writer.cancel()
         await self._redis.aclose()
 
     async def absent(self, pairs: Iterable[tuple[str, str]]) -> set[tuple[str, str]]:

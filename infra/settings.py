@@ -40,6 +40,23 @@ class RateLimits(msgspec.Struct, frozen=True, kw_only=True):
     host_actions_per_player: str | None = "10/minute;60/hour"
 
 
+class StreamLimits(msgspec.Struct, frozen=True, kw_only=True):
+    """How many event streams one API process holds open, and how long a stream's write may
+    wait on a client that stopped reading; beyond a cap a stream is refused with 429.
+
+    Anonymous streams are capped per table and in all; a signed-in person's per player, and
+    never by the tables' caps, so a crowd of anonymous watchers can't keep a seated player off
+    their own table. A family has a few tabs open from one address; a table's spectators
+    rarely number more than a few dozen.
+    """
+
+    anonymous_per_table: int = 200
+    anonymous: int = 2000
+    per_address: int = 16  # anonymous streams from one client address
+    per_player: int = 16  # a signed-in player's streams, any tables
+    stall_seconds: float = 30.0  # one write blocked this long drops the stream
+
+
 class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """Everything the service reads from its environment.
 
@@ -56,6 +73,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     host: str = "127.0.0.1"
     port: int = 8000
     rate_limits: RateLimits | None = RateLimits()
+    stream_limits: StreamLimits = StreamLimits()
     secure_cookies: str = "auto"
     signed_heads: bool = True
     signing_keys: Path | None = None
@@ -90,6 +108,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             if text:
                 values[field] = _parse(variable, text, parse)
         values["rate_limits"] = _rate_limits(environ)
+        values["stream_limits"] = _stream_limits(environ)
         settings = cls(**values)
         keys = settings.signing_keys
         return msgspec.structs.replace(
@@ -239,6 +258,33 @@ def _rate_limits(environ: Mapping[str, str]) -> RateLimits | None:
     return RateLimits(**values)
 
 
+def _count(text: str) -> int:
+    if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= 1_000_000:
+        raise ValueError("expected a whole number from 1 to 1000000")
+    return int(text)
+
+
+def _seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = math.nan
+    if not math.isfinite(seconds) or not 0 < seconds <= 3600:
+        raise ValueError("expected a number of seconds above 0, at most 3600")
+    return seconds
+
+
+def _stream_limits(environ: Mapping[str, str]) -> StreamLimits:
+    """EUCHRE_STREAMS_<NAME> overrides one of StreamLimits."""
+    values: dict[str, object] = {}
+    for field in StreamLimits.__struct_fields__:
+        variable = f"EUCHRE_STREAMS_{field.upper()}"
+        text = environ.get(variable, "").strip()
+        if text:
+            values[field] = _parse(variable, text, _seconds if field == "stall_seconds" else _count)
+    return StreamLimits(**values)  # type: ignore[arg-type]
+
+
 _VARIABLES: dict[str, tuple[str, Callable[[str], object], str]] = {
     "EUCHRE_DATABASE_URL": (
         "database_url",
@@ -328,5 +374,10 @@ def described() -> list[tuple[str, str]]:
             "EUCHRE_LIMIT_<NAME>",
             "one limit's rate, e.g. EUCHRE_LIMIT_SIGN_UPS_PER_ADDRESS=20/minute, or off "
             "(names: " + ", ".join(f.upper() for f in RateLimits.__struct_fields__) + ")",
+        ),
+        (
+            "EUCHRE_STREAMS_<NAME>",
+            "one cap on the event streams a process holds, e.g. EUCHRE_STREAMS_PER_ADDRESS=16 "
+            "(names: " + ", ".join(f.upper() for f in StreamLimits.__struct_fields__) + ")",
         ),
     ]

@@ -27,7 +27,7 @@ from infra.players import REVOKED, Players
 from infra.presence import Presence, namespace
 from infra.ratings import Ratings
 from infra.reviews import Reviews
-from infra.settings import RateLimits
+from infra.settings import RateLimits, StreamLimits
 from infra.signing import Signer
 from infra.transparency import PublicLog
 from services.api.contract import SECURITY_SCHEMES, finish
@@ -44,6 +44,7 @@ from services.api.problems import EXCEPTION_HANDLERS
 from services.api.reviews import ReviewsController
 from services.api.room import RoomController
 from services.api.stream import KEEP_ALIVE, POLL, Feeds, StreamController
+from services.api.stream_limits import StreamGate
 from services.api.tables import TablesController
 from services.api.talk import TalkController
 from services.api.transparency import TransparencyController
@@ -100,6 +101,7 @@ def create_app(
     broker_url: str | None = None,
     signer: Signer | None = None,
     sign_heads: bool = True,
+    stream_limits: StreamLimits = StreamLimits(),  # noqa: B008 (frozen)
 ) -> Litestar:
     """The API for the database at `database_url` (already migrated).
 
@@ -109,6 +111,8 @@ def create_app(
     what the health check asks after. `signer` holds the key the service signs with; None is
     a key in memory, published only while this process runs. `sign_heads` False leaves the
     views' heads unsigned (EUCHRE_SIGNED_HEADS=off, to measure what signing costs).
+    `stream_limits`: how many event streams the process holds open, and for how long one
+    whose client stopped reading (services.api.stream_limits).
     """
     signer = signer or Signer.ephemeral()
 
@@ -120,6 +124,7 @@ def create_app(
         store = await EventStore.open(database_url, size=20)
         redis = keyvalue.connect(redis_url) if redis_url else None
         app.state.secure_cookies = secure_cookies
+        app.state.stream_gate = StreamGate(stream_limits)
         if rate_limits is not None:
             prefix = f"euchre-limits:{make_url(database_url).database}"
             app.state.limiter = Limiter(rate_limits, redis, redis_url, prefix)
@@ -135,7 +140,9 @@ def create_app(
             tables = Tables(store, committed)
             lobby = Lobby(engine, store)
             heads = Heads(signer if sign_heads else None)
-            feeds = Feeds(tables, doorbell, heads, stream_poll, keep_alive)
+            feeds = Feeds(
+                tables, doorbell, heads, stream_poll, keep_alive, stream_limits.stall_seconds
+            )
             app.state.services = Services(
                 engine,
                 store,

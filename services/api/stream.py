@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
+import math
 from collections import deque
 from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass
@@ -19,6 +21,7 @@ from typing import Any
 
 import msgspec
 from litestar import Controller, Request, get
+from litestar.background_tasks import BackgroundTask
 from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath
 from litestar.response import Stream
@@ -30,23 +33,30 @@ from domain.state import State
 from domain.talk import SAID
 from infra.doorbell import Carried, Doorbell, Wake
 from infra.players import Player
-from projections.replay import fold_records, heads_after, stable_after
-from projections.talk import ChatLine, Logged, Said, shown
+from infra.settings import StreamLimits
+from projections import talk
+from projections.replay import headed, heads_after, stable_after
+from projections.talk import ChatLine, Said, shown
 from services.api.auth import optional_player
 from services.api.bodies import table_code
 from services.api.contract import OPTIONAL, READ, problems
 from services.api.heads import Heads
+from services.api.limits import _address
 from services.api.room import arrive
+from services.api.stream_limits import StreamGate, Ticket
 from services.use_cases import Tables
 
 KEEP_ALIVE = 15.0
 POLL = 5.0
-# Items (states and lines of talk) a feed keeps, so a stream resumed within them needs no fold.
+# Items (states and lines of talk) a feed keeps, so a stream resumed within them reads no log.
 RECENT = 64
 TICKS = 5  # the feeds' clock ticks this many times in their shortest wait (poll or nudge)
 BACKLOG = 32  # items a watcher may fall behind before it is resynced to the newest
+STALL = StreamLimits().stall_seconds  # one write blocked this long drops its stream
+TALK_KEPT = 200  # lines of talk a resumed stream is sent at most: as many as the page keeps
 
 
+log = logging.getLogger(__name__)
 _encode = msgspec.json.Encoder().encode
 KEEP_ALIVE_FRAME = b": keep-alive\r\n\r\n"
 HEADERS = {"Cache-Control": "no-cache", "Connection": "keep-alive", "X-Accel-Buffering": "no"}
@@ -83,12 +93,20 @@ class Watcher:
     dropped for the newest state. Each view is the whole table, so it misses no fact of the
     game, only the steps between (and the talk between, which the log keeps); and a slow
     reader can't make the server hold an ever longer queue.
+
+    A reader whose client stopped reading waits in one write for as long as the client's
+    socket stays full. Counted in the feed's nudges, a write that long is ended with the
+    stream (`drop`): the client, if it ever reads again, reconnects and resumes at the table
+    as it is then.
     """
 
     def __init__(self) -> None:
         self.queue: asyncio.Queue[Item | None] = asyncio.Queue(BACKLOG)
         self.resyncs = 0
         self.quiet = False  # offered nothing since the feed's last nudge
+        self.writing = True  # out of `next`: sending what it took (or its first frames)
+        self.stuck = 0  # the feed's nudges since it last came back for an item
+        self.task: asyncio.Task[Any] | None = None  # what sends this stream, to end it
 
     def offer(self, item: Item, newest: State | None = None) -> None:
         """`newest`: the table after `item`, where that is not `item` itself."""
@@ -107,6 +125,14 @@ class Watcher:
         if self.quiet and self.queue.empty():
             self.queue.put_nowait(None)
         self.quiet = True
+        if self.writing:
+            self.stuck += 1
+
+    def drop(self) -> None:
+        """End the stream where its write waits; its places and presence go with it."""
+        if self.task is not None:
+            self.task.cancel()
+            self.task = None
 
     async def next(self) -> Item | None:
         """The next item, or None where a keep-alive is due.
@@ -116,7 +142,10 @@ class Watcher:
         thousands of streams open they were most of what each young garbage collection walked
         (docs/scaling.md). The feed's one tick stands in for all its watchers' timers.
         """
-        return await self.queue.get()
+        self.writing, self.stuck = False, 0
+        item = await self.queue.get()
+        self.writing = True
+        return item
 
 
 _decode_runs = msgspec.json.Decoder(list[tuple[str, dict[str, Any], str]]).decode
@@ -147,11 +176,15 @@ class Feed:
         self._tables: dict[int, bytes] = {}  # `table_json` by seq
         self._views: dict[int, dict[int | None, bytes]] = {}  # `view_json` by seq, then seat
 
-    async def run(self, tables: Tables, doorbell: Doorbell, poll: float, keep_alive: float) -> None:
+    async def run(
+        self, tables: Tables, doorbell: Doorbell, poll: float, keep_alive: float, stall: int
+    ) -> None:
         """Read the log at each ring, and every `poll` seconds in case one was lost; nudge
-        the watchers every half `keep_alive`. Its waits end at `due` by the feeds' clock
-        (Feeds._keep_time), give or take a tick."""
+        the watchers every half `keep_alive`, and drop those stuck in one write for more
+        than `stall` nudges. Its waits end at `due` by the feeds' clock (Feeds._keep_time),
+        give or take a tick."""
         clock = asyncio.get_running_loop().time
+        code = self.code
         tick = keep_alive / 2
         nudge_at, poll_at = clock() + tick, clock() + poll
         async with doorbell.watch(self.code) as wake:
@@ -171,6 +204,9 @@ class Feed:
                 if now >= nudge_at:
                     for watcher in self.watchers:
                         watcher.nudge()
+                        if watcher.stuck > stall:
+                            log.info("dropped a stream of %s: its client stopped reading", code)
+                            watcher.drop()
                     nudge_at = now + tick
                 # Rung for appends this process already handed over (`committed`), or for
                 # appends the rings carried: no read.
@@ -262,8 +298,10 @@ class Feeds:
         heads: Heads,
         poll: float = POLL,
         keep_alive: float = KEEP_ALIVE,
+        stall: float = STALL,
     ) -> None:
         self.keep_alive = keep_alive
+        self._stall = max(1, math.ceil(stall / (keep_alive / 2)))  # in nudges
         self.heads = heads
         self._tables = tables
         self._doorbell = doorbell
@@ -304,7 +342,7 @@ class Feeds:
                 feed = Feed(code, state, self.heads)
                 self._feeds[code] = feed
                 feed.task = asyncio.create_task(
-                    feed.run(self._tables, self._doorbell, self._poll, self.keep_alive)
+                    feed.run(self._tables, self._doorbell, self._poll, self.keep_alive, self._stall)
                 )
                 if self._clock is None:
                     self._clock = asyncio.create_task(self._keep_time())
@@ -329,14 +367,23 @@ class Feeds:
         self._clock = None
 
 
-async def _history(tables: Tables, heads: Heads, code: str, after: int) -> list[Item]:
-    """Every stable state and line of talk after seq `after`, folded from the log: for a
-    stream resumed from further back than its table's feed remembers."""
-    records: list[Logged] = list(await tables.store.read(code))
-    start = fold_records(records[:after])
-    return [
-        s if said is None else Line.of(said, s, heads) for s, said in shown(records[after:], start)
-    ]
+async def _talk_since(
+    tables: Tables, heads: Heads, feed: Feed, code: str, after: int, current: State
+) -> list[Item]:
+    """The lines of talk after seq `after` up to `current`, the last TALK_KEPT of them: what a
+    resumed stream can't learn from the view of the table now. From the feed where it still
+    holds them all, else from the log, unfolded (a line's head is its own event's)."""
+    recent = feed.since(after) if current is feed.state else None
+    if recent is not None:
+        lines: list[Item] = [i for i in recent if isinstance(i, Line)]
+    else:
+        lines = []
+        for record in await tables.store.read(code, after_seq=after):
+            event = to_event(record.type, record.data)
+            if isinstance(event, SAID) and record.seq <= current.seq:
+                line = talk.said(record.seq, record.at, event)
+                lines.append(Line.of(line, headed(State(seq=record.seq, code=code), record), heads))
+    return lines[-TALK_KEPT:]
 
 
 def _message(feed: Feed, item: Item, player: Player | None) -> bytes:
@@ -346,16 +393,27 @@ def _message(feed: Feed, item: Item, player: Player | None) -> bytes:
     return frame("view", feed.view_json(item, seat), item.seq)
 
 
+def last_event_id(raw: str | None) -> int | None:
+    """`Last-Event-ID` as a seq, or None for a fresh start: anything but up to 18 ASCII digits
+    (Unicode digits, thousands of them) is no id this service ever sent."""
+    if raw is None or not 0 < len(raw) <= 18 or not raw.isascii() or not raw.isdigit():
+        return None
+    return int(raw)
+
+
 async def _events(
-    request: Request, code: str, player: Player | None, last_id: int | None
+    request: Request, code: str, player: Player | None, last_id: int | None, ticket: Ticket
 ) -> AsyncIterator[bytes]:
     services = request.app.state.services
-    async with contextlib.AsyncExitStack() as stack:
-        if services.presence is not None:
-            who = (None, None) if player is None else (player.id, player.name)
-            await stack.enter_async_context(services.presence.watching(code, *who))
-        async for message in _watch(request, code, player, last_id):
-            yield message
+    try:
+        async with contextlib.AsyncExitStack() as stack:
+            if services.presence is not None:
+                who = (None, None) if player is None else (player.id, player.name)
+                await stack.enter_async_context(services.presence.watching(code, *who))
+            async for message in _watch(request, code, player, last_id):
+                yield message
+    finally:
+        ticket.release()
 
 
 async def _watch(
@@ -363,6 +421,7 @@ async def _watch(
 ) -> AsyncIterator[bytes]:
     services = request.app.state.services
     async with services.feeds.subscribe(code) as (feed, watcher):
+        watcher.task = asyncio.current_task()
         current = feed.state
         if last_id is not None and last_id > current.seq:
             # Seen through another process, perhaps, whose feed is ahead of ours.
@@ -373,15 +432,13 @@ async def _watch(
         elif last_id == current.seq:
             sent = []
         else:
-            missed = feed.since(last_id) if current is feed.state else None
-            sent = (
-                missed
-                if missed is not None
-                else await _history(services.tables, services.heads, code, last_id)
-            )
+            # Resumed: the talk it missed, then the table as it is now; never the states
+            # between, each a whole view of the table the last one makes old.
+            talk = await _talk_since(services.tables, services.heads, feed, code, last_id, current)
+            sent = [*talk, current]
         for item in sent:
             yield _message(feed, item, player)
-        seq = sent[-1].seq if sent else current.seq
+        seq = current.seq
         while True:
             item = await watcher.next()
             if item is None:
@@ -405,24 +462,29 @@ class StreamController(Controller):
         dependencies={"player": Provide(optional_player)},
         security=OPTIONAL,
         media_type="text/event-stream",
-        responses=problems(*READ),
+        responses=problems(*READ, 403, 429),
     )
     async def events(
         self, request: Request, code: FromPath[str], player: NamedDependency[Player | None]
     ) -> Stream:
         """`event: view` with `id: <seq>` at once and after every change, and `event: chat`
         or `event: reaction` for each line of talk (`seq`, `player`, `name`, `seat`, `text`
-        or `emoji`, `at`); honours Last-Event-ID (everything after it is sent, talk too); a
-        comment keeps it open, so it never goes 15 s without a word. A viewer banned meanwhile
-        gets `event: banned` and the stream ends."""
+        or `emoji`, `at`); resumed with Last-Event-ID, the talk after it and then the table as
+        it is now (an id that is no seq starts afresh); a comment keeps it open, so it never
+        goes 15 s without a word. A viewer banned meanwhile gets `event: banned` and the stream
+        ends. 429 beyond the process's caps on streams (docs/operations.md)."""
         code = table_code(code)
         # 404, or 403 for who may not watch, before the stream opens; a person back from
         # away is back from here.
         await arrive(request, code, player)
-        raw = request.headers.get("last-event-id")
-        last_id = int(raw) if raw and raw.isdigit() else None
+        gate: StreamGate = request.app.state.stream_gate
+        address = None if player is not None else await _address(request)
+        ticket = gate.admit(code, address, None if player is None else player.id)
+        last_id = last_event_id(request.headers.get("last-event-id"))
         return Stream(
-            _events(request, code, player, last_id),
+            _events(request, code, player, last_id, ticket),
             media_type="text/event-stream",
             headers=HEADERS,
+            # Its places are given back here too, should the stream end before it began.
+            background=BackgroundTask(ticket.release),
         )

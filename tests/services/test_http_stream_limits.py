@@ -1,0 +1,232 @@
+"""The event stream under abuse: caps on the streams a process holds open, a resume that sends
+the table as it is (not its history), any Last-Event-ID answered without a 500, and a client
+that stops reading dropped rather than held."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import random
+import socket
+import threading
+import time
+
+import httpx
+import pytest
+import uvicorn
+from http_kit import Server, sse_events
+from test_http_stream import play_moves
+
+from domain import commands as cmd
+from domain import deciding, fallback
+from infra.eventstore import EventStore
+from infra.settings import StreamLimits
+from services.api.app import create_app
+from services.use_cases import Tables
+
+
+def _signed_up(url: str, name: str) -> dict:
+    """A new player's headers (signed up on a client of its own: its cookie stays there)."""
+    with httpx.Client(base_url=url, timeout=30) as http:
+        made = http.post("/api/players", json={"name": name}).json()
+    return {"Authorization": f"Bearer {made['token']}"}
+
+
+def _watch(held: contextlib.ExitStack, http: httpx.Client, path: str, headers=None) -> dict:
+    """Open a stream held open till `held` closes; its first view."""
+    response = held.enter_context(http.stream("GET", path, headers=headers))
+    assert response.status_code == 200, response.read()
+    events = sse_events(response)
+    held.callback(events.close)  # kept till then: a generator let go closes the connection
+    for event in events:
+        if event.get("event") == "view":
+            return json.loads(event["data"])
+    raise AssertionError("the stream ended without a view")
+
+
+def _refused(http: httpx.Client, path: str, headers: dict | None = None) -> httpx.Response:
+    """The answer to one stream more, which must be a refusal."""
+    with http.stream("GET", path, headers=headers) as response:
+        assert response.status_code == 429, "one stream more than the cap was let in"
+        response.read()
+        assert response.headers["content-type"].startswith("application/problem+json")
+        assert int(response.headers["Retry-After"]) > 0
+        return response
+
+
+def test_anonymous_streams_beyond_the_tables_cap_get_429_and_a_seated_player_still_watches(
+    database_url, redis_url
+):
+    limits = StreamLimits(anonymous_per_table=3, anonymous=100, per_address=100, per_player=2)
+    app = create_app(database_url, redis_url, stream_limits=limits)
+    with (
+        Server(app) as url,
+        httpx.Client(base_url=url, timeout=30) as http,
+        contextlib.ExitStack() as held,
+    ):
+        ada = _signed_up(url, "Ada")
+        http.post("/api/tables", json={"code": "FULL"}, headers=ada)
+        path = "/api/tables/FULL/events"
+        for _ in range(3):
+            assert _watch(held, http, path)["you"] is None
+        assert "at most 3" in _refused(http, path).json()["detail"]
+        # The host, seated at the table the anonymous crowd filled, is let in.
+        assert _watch(held, http, path, ada)["you"] == 0
+        # Their own cap is per player: a second tab, not a third.
+        _watch(held, http, path, ada)
+        assert "at most 2" in _refused(http, path, ada).json()["detail"]
+    # Every place is given back once the streams close.
+    assert app.state.stream_gate._counts == {}
+
+
+def test_anonymous_streams_are_capped_per_address_and_in_all(database_url, redis_url):
+    limits = StreamLimits(anonymous_per_table=100, anonymous=3, per_address=2)
+    app = create_app(database_url, redis_url, stream_limits=limits)
+    with Server(app) as url, httpx.Client(base_url=url, timeout=30) as http:
+        ada = _signed_up(url, "Ada")
+        for code in ("ALPHA", "BRAVO"):
+            http.post("/api/tables", json={"code": code}, headers=ada)
+        with contextlib.ExitStack() as held:
+            for _ in range(2):
+                _watch(held, http, "/api/tables/ALPHA/events")
+            refused = _refused(http, "/api/tables/BRAVO/events")
+            assert "your address" in refused.json()["detail"]
+        app.state.stream_gate.limits = StreamLimits(anonymous_per_table=100, anonymous=3)
+        with contextlib.ExitStack() as held:
+            for code in ("ALPHA", "BRAVO", "ALPHA"):
+                _watch(held, http, f"/api/tables/{code}/events")
+            refused = _refused(http, "/api/tables/BRAVO/events")
+            assert "on this server (at most 3)" in refused.json()["detail"]
+
+
+async def _play_out(database_url: str, code: str) -> int:
+    """A whole game at `code`, four bots' worth of the rules' fallback moves; its last seq."""
+    store = await EventStore.open(database_url, size=2)
+    tables = Tables(store)
+    try:
+        await tables.execute(code, cmd.OpenTable(code=code, host="h0", name="H0", seed="5a" * 32))
+        for n in range(1, 4):
+            await tables.execute(code, cmd.TakeSeat(player=f"h{n}", name=f"H{n}", seat=n))
+        state = await tables.execute(code, cmd.StartGame(player="h0"))
+        said = await tables.execute(code, cmd.Say(player="h1", name="H1", text="gl"))
+        assert said.seq > 1
+        while state.status == "playing":
+            state = await tables.execute(code, fallback(state, deciding(state)[0].seat))
+        await tables.execute(code, cmd.Say(player="h2", name="H2", text="gg"))
+        return state.seq + 1
+    finally:
+        await store.close()
+
+
+def _until_keep_alive(url: str, headers: dict) -> tuple[bytes, list[dict]]:
+    """What a stream sends before its first keep-alive: its bytes, and its events."""
+    got = b""
+    with (
+        httpx.Client(base_url=url, timeout=30) as http,
+        http.stream("GET", "/api/tables/LONG/events", headers=headers) as response,
+    ):
+        assert response.status_code == 200, response.read()
+        for chunk in response.iter_bytes():
+            got += chunk
+            if b": keep-alive" in got:
+                break
+    head = got[: got.index(b": keep-alive")]
+    events = []
+    for block in head.decode().split("\r\n\r\n"):
+        fields = dict(line.split(": ", 1) for line in block.split("\r\n") if line)
+        if fields:
+            events.append(fields)
+    return head, events
+
+
+def test_a_resume_on_a_long_game_sends_the_table_now_and_the_talk_not_the_history(
+    database_url, redis_url
+):
+    last = asyncio.run(_play_out(database_url, "LONG"))
+    app = create_app(database_url, redis_url, keep_alive=0.5)
+    with Server(app) as url:
+        fresh, _ = _until_keep_alive(url, {})
+        resumed, events = _until_keep_alive(url, {"Last-Event-ID": "1"})
+    print(f"a fresh stream: {len(fresh)} bytes; resumed from 1: {len(resumed)} bytes")
+    # The old resume sent every stable state of the game's ~350 events: some 200 views.
+    assert len(resumed) < 2 * len(fresh)
+    kinds = [(e["event"], int(e["id"])) for e in events]
+    assert [k for k, _ in kinds] == ["chat", "chat", "view"]
+    assert [seq for _, seq in kinds] == sorted(seq for _, seq in kinds)
+    assert kinds[-1] == ("view", last)
+    assert [json.loads(e["data"])["text"] for e in events[:2]] == ["gl", "gg"]
+
+
+@pytest.mark.parametrize(
+    "last_id",
+    [b"\xb2", "9" * 5000, "99999999999999999999", "-1", "1e3", "12345678"],
+    ids=["unicode-digit", "5000-digits", "beyond-any-seq", "negative", "exponent", "ahead"],
+)
+def test_any_last_event_id_opens_the_stream_afresh(api, last_id):
+    ada = api.player("Ada")
+    ada.ok("POST", "/api/tables", json={"code": "ODDID"})
+    with contextlib.ExitStack() as held:
+        headers = {"Last-Event-ID": last_id}
+        assert _watch(held, api.http, "/api/tables/ODDID/events", headers)["code"] == "ODDID"
+
+
+class _SmallBuffers(Server):
+    """The test server listening on a socket whose connections buffer little, so a client that
+    stops reading fills them within a few views."""
+
+    def __enter__(self) -> str:
+        self.sock = socket.socket()
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+        self.sock.bind(("127.0.0.1", 0))
+        run = self.server.run
+        self.thread = threading.Thread(target=lambda: run(sockets=[self.sock]), daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 30
+        while not self.server.started:
+            assert time.monotonic() < deadline and self.thread.is_alive()
+            time.sleep(0.02)
+        return f"http://127.0.0.1:{self.sock.getsockname()[1]}"
+
+
+def test_a_client_that_stops_reading_is_dropped(database_url, redis_url):
+    limits = StreamLimits(stall_seconds=1.0)
+    app = create_app(database_url, redis_url, stream_poll=1.0, keep_alive=0.5, stream_limits=limits)
+    server = _SmallBuffers(app)
+    server.server.config = uvicorn.Config(app, log_level="critical", lifespan="on")
+    with server as url, httpx.Client(base_url=url, timeout=30) as http:
+        people = [_signed_up(url, name) for name in ("Ada", "Bo", "Cy", "Di")]
+        http.post("/api/tables", json={"code": "STALL"}, headers=people[0])
+        for seat, headers in enumerate(people[1:], start=1):
+            http.post(f"/api/tables/STALL/seats/{seat}", headers=headers)
+        http.post("/api/tables/STALL/start", headers=people[0])
+
+        silent = socket.socket()
+        silent.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        silent.connect(("127.0.0.1", int(url.rsplit(":", 1)[1])))
+        silent.sendall(b"GET /api/tables/STALL/events HTTP/1.1\r\nHost: t\r\n\r\n")
+        feeds = app.state.services.feeds
+        deadline = time.monotonic() + 30
+        while not feeds.watching("STALL"):
+            assert time.monotonic() < deadline, "the stream never opened"
+            time.sleep(0.05)
+
+        class Seated:
+            def __init__(self, headers: dict) -> None:
+                self.headers = headers
+
+            def ok(self, method: str, path: str, **kw) -> dict:
+                answer = http.request(method, path, headers=self.headers, **kw)
+                assert answer.status_code == 200, answer.text
+                return answer.json()
+
+        rng = random.Random(7)
+        seated = [Seated(h) for h in people]
+        while feeds.watching("STALL"):
+            status = seated[0].ok("GET", "/api/tables/STALL")["status"]
+            assert status == "playing" and time.monotonic() < deadline + 60, (
+                "a whole game went by with a client that reads nothing still held"
+            )
+            play_moves(seated, "STALL", 1, rng)
+        silent.close()
+    assert app.state.stream_gate._counts == {}
