@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
-from http_kit import Api, Server
+from http_kit import PASSWORD, Api, Server
 
 from infra.settings import RateLimits
 from services.api.app import create_app
@@ -73,7 +73,7 @@ def test_sign_ups_are_limited_per_address(serve):
 def test_sign_ins_are_limited_per_name_and_per_address(serve):
     api = serve(limits(sign_ins_per_name="2/minute", sign_ins_per_address="4/minute"))
     for name in ("Grace", "Alan"):
-        assert sign_up(api, name, password="long-enough").status_code == 201
+        assert sign_up(api, name, password=PASSWORD).status_code == 201
 
     def sign_in(name: str, password: str, address: str) -> httpx.Response:
         body = {"name": name, "password": password}
