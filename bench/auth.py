@@ -177,7 +177,8 @@ def main() -> None:
                 break
             except httpx.TransportError:
                 time.sleep(0.1)
-        made = httpx.post(f"{base}/api/players", json={"name": NAME, "password": PASSWORD})
+        body = {"name": NAME, "password": PASSWORD}
+        made = httpx.post(f"{base}/api/players", json=body, timeout=60)
         assert made.status_code == 201, made.text
         for _ in range(args.rounds):
             quiet, alone, _, _ = phase(base, args.seconds, 0, 1)

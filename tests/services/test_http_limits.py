@@ -82,9 +82,9 @@ def test_sign_ins_are_limited_per_name_and_per_address(serve):
     assert sign_in("Grace", "wrong-guess", "10.0.1.1").status_code == 401
     assert sign_in("GRACE", "wrong-guess", "10.0.1.2").status_code == 401
     # The name is spent, from any address and with the right password too...
-    assert_limited(sign_in("grace", "long-enough", "10.0.1.3"), field="name")
+    assert_limited(sign_in("grace", PASSWORD, "10.0.1.3"), field="name")
     # ...while another name from a fresh address signs in.
-    assert sign_in("Alan", "long-enough", "10.0.1.4").status_code == 200
+    assert sign_in("Alan", PASSWORD, "10.0.1.4").status_code == 200
     for name in ("Ann", "Bea", "Cy", "Di"):
         assert sign_in(name, "any-password", "10.0.1.9").status_code == 401
     body = assert_limited(sign_in("Eve", "any-password", "10.0.1.9"))
