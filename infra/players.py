@@ -3,7 +3,8 @@
 A token is 32 random bytes shown once; only its SHA-256 is stored, so a leaked table can't be
 replayed as logins (tokens are random, so a fast hash is enough). Passwords use Argon2id,
 which takes a good fraction of a second of CPU by design: it runs in a low-priority process,
-never on the event loop, so a burst of sign-ins delays other sign-ins and nothing else.
+never on the event loop, so a burst of sign-ins delays other sign-ins and nothing else; and the
+turns at it are shared out by address (`infra.fairness`), so a flood of them delays the flood.
 """
 
 from __future__ import annotations
@@ -35,7 +36,8 @@ from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from infra import background, names
+from infra import background, names, passwords
+from infra.fairness import FairQueue
 
 metadata = MetaData()
 players = Table(
@@ -56,8 +58,10 @@ tokens = Table(
     Column("player_id", Text, ForeignKey("players.id"), nullable=False),
     Column("created_at", DateTime(timezone=True), server_default=func.now()),
 )
-# The library's memory and time costs, on one lane: four lanes make one hash finish sooner but
-# take every core at once, and whatever else runs then waits (bench/auth.py measures it).
+# The library's memory and time costs (64 MiB, 3 passes: RFC 9106's second recommendation, and
+# over three times the work of OWASP's least for Argon2id, 19 MiB and 2 passes), on one lane:
+# four lanes make one hash finish sooner but take every core at once, and whatever else runs
+# then waits (bench/auth.py measures it). A hash took 0.17 s of a core here.
 _hasher = PasswordHasher(parallelism=1)
 KNOWN_TOKENS = 100_000
 # Seconds a token found is trusted without asking the database again. A token's player never
@@ -71,6 +75,12 @@ HASH_PROCESSES = max(1, (os.cpu_count() or 1) // 4)
 # Niceness 10 weighs a tenth of a normal process: a sign-in on a saturated box is slower but
 # sure, where the lowest priorities wait out any busy spell (figures in docs/operations.md).
 HASH_NICENESS = 10
+# Hashes one address, or one name, may have waiting or running at once; and how many may wait
+# in all, per hashing process: at about 0.2 s a hash, a few seconds' work. More is refused at
+# once, with 429 (figures in docs/operations.md).
+HASH_PER_ADDRESS = 2
+HASH_PER_NAME = 2
+HASH_WAITING = 8 * HASH_PROCESSES
 
 
 _hashing = background.pool(HASH_PROCESSES, HASH_NICENESS)
@@ -80,7 +90,10 @@ async def _off_loop(fn, *args):
     return await asyncio.get_running_loop().run_in_executor(_hashing, fn, *args)
 
 
-def _hash(password: str) -> str:
+def _hash(password: str, name: str) -> str:
+    """The hash of a password good enough for `name` (WeakPassword if not): judging it costs
+    milliseconds of CPU too, so it is done here, off the event loop, in the same turn."""
+    passwords.check(password, name)
     return _hasher.hash(password)
 
 
@@ -119,25 +132,34 @@ class Players:
         self._engine = engine
         self._known: dict[str, tuple[Player, float]] = {}
         self._forgets = 0  # revocations heard, so a lookup they overtook isn't remembered
+        self._turns = FairQueue(HASH_PROCESSES, HASH_PER_ADDRESS, HASH_PER_NAME, HASH_WAITING)
 
-    async def create(self, name: str, password: str | None = None) -> tuple[Player, str]:
+    async def create(
+        self, name: str, password: str | None = None, address: str | None = None
+    ) -> tuple[Player, str]:
         """A new player and their first token; with a password the name is registered.
 
         The name is cleaned first (`infra.names.clean`, BadName if it can't be used). A guest
         may share a name with other guests but not pass for a registered player: a name whose
-        `names.key` a registered player holds is NameTaken, as is registering one.
+        `names.key` a registered player holds is NameTaken, as is registering one. That is
+        checked before the password, so whoever tries to register a name that is theirs learns
+        it is taken (and signs in) whatever the password. The password must be hard to guess
+        (WeakPassword); hashing it waits for a turn of `address`'s (Busy if it can't have one).
         """
         name = names.clean(name)
         name_key = names.key(name)
         player_id = uuid.uuid4().hex
         login = name.casefold() if password is not None else None
-        pw_hash = await _off_loop(_hash, password) if password is not None else None
+        held = select(players.c.id).where(players.c.name_key == name_key)
+        async with self._engine.connect() as conn:
+            if (await conn.execute(held)).first() is not None:
+                raise NameTaken(name)
+        pw_hash = None
+        if password is not None and login is not None:
+            async with self._turns.turn(address, login):
+                pw_hash = await _off_loop(_hash, password, name)
         try:
             async with self._engine.begin() as conn:
-                if login is None:
-                    held = select(players.c.id).where(players.c.name_key == name_key)
-                    if (await conn.execute(held)).first() is not None:
-                        raise NameTaken(name)
                 await conn.execute(
                     insert(players).values(
                         id=player_id,
@@ -152,12 +174,19 @@ class Players:
             raise NameTaken(name) from error
         return Player(id=player_id, name=name, registered=login is not None), token
 
-    async def login(self, name: str, password: str) -> tuple[Player, str]:
+    async def login(
+        self, name: str, password: str, address: str | None = None
+    ) -> tuple[Player, str]:
+        """The registered player and a new token (BadLogin if the password isn't theirs).
+        Checking it waits for a turn of `address`'s (Busy at once if it can't have one)."""
         login = names.normal(name).casefold()
-        async with self._engine.connect() as conn:
-            row = (await conn.execute(select(players).where(players.c.login == login))).first()
-        if not await _off_loop(_verify, None if row is None else row.password_hash, password):
-            raise BadLogin(name)
+        async with self._turns.turn(address, login):
+            async with self._engine.connect() as conn:
+                query = select(players).where(players.c.login == login)
+                row = (await conn.execute(query)).first()
+            found = None if row is None else row.password_hash
+            if not await _off_loop(_verify, found, password):
+                raise BadLogin(name)
         async with self._engine.begin() as conn:
             token = await self._issue(conn, row.id)
         return Player(id=row.id, name=row.name, registered=True), token

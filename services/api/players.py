@@ -9,7 +9,9 @@ from litestar import Controller, Request, Response, get, post
 from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath, JSONBody, Parameter
 
+from infra.fairness import Busy
 from infra.names import BadName
+from infra.passwords import WeakPassword
 from infra.players import BadLogin, NameTaken, Player
 from infra.ratings import Played
 from projections.ratings import NEW, Stats
@@ -28,10 +30,16 @@ from services.api.bodies import (
     SignedIn,
 )
 from services.api.contract import ALWAYS, SIGNED_IN, problems
-from services.api.limits import limited
+from services.api.limits import _address, limited
 from services.api.problems import Problem
 
 BODY = (413, 415, 422, 429)
+
+
+def _busy(error: Busy) -> Problem:
+    return Problem(
+        429, error.detail, field=error.field, headers={"Retry-After": str(error.retry_after)}
+    )
 
 
 def _signed_in(request: Request, player, token: str, status: int) -> Response[SignedIn]:
@@ -51,13 +59,19 @@ class PlayersController(Controller):
         guards=[limited("sign_ups_per_address")],
     )
     async def create(self, request: Request, data: JSONBody[NewPlayer]) -> Response[SignedIn]:
-        """A guest, or with a password (8+ characters) a registered, unique name."""
+        """A guest, or with a password a registered, unique name. The password is 8 to 200
+        characters, of any kinds, and must not be easy to guess: common and breached passwords,
+        and ones built on the name, are refused (422 saying how to pick a better one)."""
         try:
             player, token = await request.app.state.services.players.create(
-                data.name, data.password
+                data.name, data.password, await _address(request)
             )
         except BadName as error:
             raise Problem(422, f"name: {error}", field="name") from None
+        except WeakPassword as error:
+            raise Problem(422, f"password: {error}", field="password") from None
+        except Busy as error:
+            raise _busy(error) from None
         except NameTaken:
             raise Problem(
                 409,
@@ -74,10 +88,15 @@ class PlayersController(Controller):
         guards=[limited("sign_ins_per_address", "sign_ins_per_name")],
     )
     async def sign_in(self, request: Request, data: JSONBody[Login]) -> Response[SignedIn]:
+        """Sign in with a registered name's password. Password checks take turns by address:
+        a few at once from one address (or for one name) at most, else 429 at once."""
+        players = request.app.state.services.players
         try:
-            player, token = await request.app.state.services.players.login(data.name, data.password)
+            player, token = await players.login(data.name, data.password, await _address(request))
         except BadLogin:
             raise Problem(401, "that name and password don't match", field="password") from None
+        except Busy as error:
+            raise _busy(error) from None
         return _signed_in(request, player, token, 200)
 
     @post(

@@ -105,3 +105,7 @@ class Server:
     def __exit__(self, *exc) -> None:
         self.server.should_exit = True
         self.thread.join(timeout=30)
+
+
+# A password good enough to register a name with: sign-up refuses easy ones (infra/passwords.py).
+PASSWORD = "lantern quarry biscuit vole"

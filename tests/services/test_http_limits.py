@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
-from http_kit import Api, Server
+from http_kit import PASSWORD, Api, Server
 
 from infra.settings import RateLimits
 from services.api.app import create_app
@@ -73,7 +73,7 @@ def test_sign_ups_are_limited_per_address(serve):
 def test_sign_ins_are_limited_per_name_and_per_address(serve):
     api = serve(limits(sign_ins_per_name="2/minute", sign_ins_per_address="4/minute"))
     for name in ("Grace", "Alan"):
-        assert sign_up(api, name, password="long-enough").status_code == 201
+        assert sign_up(api, name, password=PASSWORD).status_code == 201
 
     def sign_in(name: str, password: str, address: str) -> httpx.Response:
         body = {"name": name, "password": password}
@@ -82,9 +82,9 @@ def test_sign_ins_are_limited_per_name_and_per_address(serve):
     assert sign_in("Grace", "wrong-guess", "10.0.1.1").status_code == 401
     assert sign_in("GRACE", "wrong-guess", "10.0.1.2").status_code == 401
     # The name is spent, from any address and with the right password too...
-    assert_limited(sign_in("grace", "long-enough", "10.0.1.3"), field="name")
+    assert_limited(sign_in("grace", PASSWORD, "10.0.1.3"), field="name")
     # ...while another name from a fresh address signs in.
-    assert sign_in("Alan", "long-enough", "10.0.1.4").status_code == 200
+    assert sign_in("Alan", PASSWORD, "10.0.1.4").status_code == 200
     for name in ("Ann", "Bea", "Cy", "Di"):
         assert sign_in(name, "any-password", "10.0.1.9").status_code == 401
     body = assert_limited(sign_in("Eve", "any-password", "10.0.1.9"))

@@ -4,6 +4,7 @@ never passing for a registered player's, and the view tells guests from register
 from __future__ import annotations
 
 import pytest
+from http_kit import PASSWORD
 
 
 def refused_name(response) -> dict:
@@ -34,7 +35,7 @@ def refused_name(response) -> dict:
 def test_names_that_hide_or_fake_what_they_are_are_refused(api, name):
     api.http.cookies.clear()
     refused_name(api.http.post("/api/players", json={"name": name}))
-    refused_name(api.http.post("/api/players", json={"name": name, "password": "long-enough"}))
+    refused_name(api.http.post("/api/players", json={"name": name, "password": PASSWORD}))
 
 
 def test_names_are_trimmed_and_normalised(api):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from http_kit import PASSWORD
 from rated_kit import append_game, finished_game
 
 from infra.db import create_engine
@@ -14,7 +15,7 @@ from infra.ratings import Ratings
 
 
 def register(api, name: str) -> dict:
-    made = api.http.post("/api/players", json={"name": name, "password": f"{name}-password"})
+    made = api.http.post("/api/players", json={"name": name, "password": PASSWORD})
     assert made.status_code == 201, made.text
     return made.json()
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from http_kit import PASSWORD
 
 
 @pytest.fixture
@@ -117,7 +118,7 @@ def test_registered_names_sign_in_and_are_unique(api):
     created = api.http.post("/api/players", json={"name": "Grace", "password": "hopper-1906"})
     assert created.status_code == 201 and "euchre_token" in created.headers["set-cookie"]
     assert "httponly" in created.headers["set-cookie"].lower()
-    again = api.http.post("/api/players", json={"name": "GRACE", "password": "another-one"})
+    again = api.http.post("/api/players", json={"name": "GRACE", "password": PASSWORD})
     assert_problem(again, 409, "name")
     wrong = api.http.post("/api/sessions", json={"name": "grace", "password": "wrong-pass"})
     assert_problem(wrong, 401)

@@ -53,7 +53,7 @@ export function mountLobby(root) {
         h('label.field', {}, h('span', {}, 'What should the table call you?'), nameInput),
         h('label.field', {}, h('span', {}, 'Password'), passwordInput),
         signInButton,
-        h('p.hint', { id: 'password-hint' }, 'No account needed: a name is enough to play. Add a password (8 characters or more) to register the name and keep a rating; the same name and password sign you in again.'));
+        h('p.hint', { id: 'password-hint' }, 'No account needed: a name is enough to play. Add a password (8 characters or more, not an easy one to guess: a few uncommon words make a good one) to register the name and keep a rating; the same name and password sign you in again.'));
     }
   };
 
