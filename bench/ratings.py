@@ -118,7 +118,7 @@ async def lag(url: str, sends: BotSends, logs, every: float) -> None:
             await store.append(code, 0, [NewEvent(*to_record(e)) for e in start])
             result = await store.append(code, len(start), [NewEvent(*to_record(won))])
             # What the use cases do after every commit: the API's own hook.
-            await sends.scheduler(fold(events), [won])
+            await sends.scheduler(fold(events), [won], time.monotonic())
             at = await _commit_time(store, code, result.last_seq)
             lags.append(await _visible(engine, code) - at)
             await asyncio.sleep(every)

@@ -89,13 +89,13 @@ class Sitter(msgspec.Struct, frozen=True):
     away_since: float = 0.0  # when the bot began to, in the log's seconds
     left: bool = False  # covered once for longer than the grace: a leave, even if back
     banned: bool = False
-    own: int = 0  # cards the person played themselves
-    by_bot: int = 0  # cards a bot played for them
+    own: int = 0  # hands the person was in their seat at the end of
+    by_bot: int = 0  # hands a bot covering them finished
     counts: Counts = Counts()
 
     @property
     def carried(self) -> bool:
-        """A bot played most of the seat's cards: a win isn't the person's."""
+        """A bot finished most of the seat's hands: a win isn't the person's."""
         return self.by_bot > self.own
 
 
@@ -124,7 +124,6 @@ RATED_BY = frozenset(
         ev.GameStarted,
         ev.PlayerWentAway,
         ev.PlayerCameBack,
-        ev.CardPlayed,
         ev.HandScored,
         ev.GameAbandoned,
         ev.GameWon,
@@ -151,15 +150,6 @@ def _back(game: Game, n: int, at: float) -> Game:
     return _seat(game, n, replace(s, away=False, left=s.left or late))
 
 
-def _card(game: Game, n: int) -> Game:
-    s = game.seats[n]
-    if s.player is None:
-        return game
-    if s.away:
-        return _seat(game, n, replace(s, by_bot=s.by_bot + 1))
-    return _seat(game, n, replace(s, own=s.own + 1))
-
-
 def _counted(c: Counts, n: int, e: ev.HandScored) -> Counts:
     ours = e.team == n % 2
     return Counts(
@@ -170,6 +160,15 @@ def _counted(c: Counts, n: int, e: ev.HandScored) -> Counts:
     )
 
 
+def _scored(s: Sitter, n: int, e: ev.HandScored) -> Sitter:
+    """A hand ended: the person's own if they are in their seat, else the covering bot's."""
+    if s.player is None:
+        return s
+    if s.away:
+        return replace(s, by_bot=s.by_bot + 1)
+    return replace(s, own=s.own + 1, counts=_counted(s.counts, n, e))
+
+
 def next_game(game: Game | None, event: ev.Event, at: float = 0.0) -> Game | None:
     """The game's facts after one more of its events, logged at `at` (seconds; None before
     its table opened)."""
@@ -178,8 +177,6 @@ def next_game(game: Game | None, event: ev.Event, at: float = 0.0) -> Game | Non
     if game is None:
         return None
     match event:
-        case ev.CardPlayed(seat=n):
-            return _card(game, n)
         case ev.SeatTaken(seat=n, player=player, name=name, registered=registered):
             if game.started:  # only a person back in their own seat sits down during a game
                 return _back(game, n, at)
@@ -206,11 +203,9 @@ def next_game(game: Game | None, event: ev.Event, at: float = 0.0) -> Game | Non
         case ev.PlayerCameBack(seat=n):
             return _back(game, n, at)
         case ev.HandScored():
-            seats = tuple(
-                s if s.player is None or s.away else replace(s, counts=_counted(s.counts, n, event))
-                for n, s in enumerate(game.seats)
+            return replace(
+                game, seats=tuple(_scored(s, n, event) for n, s in enumerate(game.seats))
             )
-            return replace(game, seats=seats)
         case ev.GameAbandoned(seat=n):
             return replace(game, stalled=n)
         case ev.GameWon(team=team, score=[us, them]):

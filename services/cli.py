@@ -164,6 +164,7 @@ def _api(
             secure_cookies=settings.secure_cookies,
             broker_url=broker,
             sign_heads=settings.signed_heads,
+            stream_limits=settings.stream_limits,
             signer=signer or _signer(settings),
         )
         config = server_config(app, settings)  # timeouts and caps: services.api.server

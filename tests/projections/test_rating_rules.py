@@ -59,9 +59,20 @@ def log(*during: ev.Event, seats=None, winner: int = 0, bots: ev.Level = "medium
     ]
 
 
-def played(seat: int, cards: int) -> list[ev.Event]:
-    """`cards` cards played from `seat` (which cards is no matter to the ratings)."""
-    return [ev.CardPlayed(seat=seat, card="9S") for _ in range(cards)]
+def hands(count: int) -> list[ev.Event]:
+    """`count` hands scored (how they went is no matter to who played them)."""
+    one = ev.HandScored(
+        maker=1,
+        trump="S",
+        alone=None,
+        defender=None,
+        tricks=3,
+        how="made",
+        team=1,
+        points=1,
+        score=[0, 1],
+    )
+    return [one] * count
 
 
 def timed(events: list, at: dict[int, float]) -> list[float]:
@@ -225,12 +236,12 @@ def test_the_worked_example():
     }
     new = results(log(bots="medium"))[0]
     assert round(new.after.mu - NEW.mu, 1) == 142.9
-    # The friend as partner, the player covered (a bot played most of their cards, so the win
+    # The friend as partner, the player covered (a bot finished most of their hands, so the win
     # isn't theirs): only the friend moves.
     seats = [person(0, "ada"), person(2, "bo")]
     away = ev.PlayerWentAway(seat=0, player="ada", reason="gone")
     back = ev.PlayerCameBack(seat=0, player="ada")
-    covered = [*played(0, 2), away, *played(0, 10), back, *played(0, 2)]
+    covered = [*hands(1), away, *hands(3), back, *hands(1)]
     out = results(log(*covered, seats=seats), {"ada": SETTLED, "bo": SETTLED})
     assert [s.status for s in out] == ["covered", "bot", "rated", "bot"]
     assert round(out[2].after.mu - SETTLED.mu, 1) == 9.2
@@ -303,9 +314,7 @@ def test_a_partner_the_host_bans_in_a_lost_game_is_rated_as_having_lost():
     losses went unrated. A ban now voids nothing: the seat is rated as a bot played it out."""
     seats = [person(0, "ada"), person(2, "bo")]
     banned = ev.PlayerBanned(player="bo", seat=2, name="Bo")
-    out = results(
-        log(*played(2, 12), banned, *played(2, 4), seats=seats, winner=1), {"bo": SETTLED}
-    )
+    out = results(log(*hands(3), banned, *hands(1), seats=seats, winner=1), {"bo": SETTLED})
     assert out[2].status == "banned" and not out[2].won
     assert out[2].after is not None and out[2].after.mu < SETTLED.mu
     unbanned = results(log(seats=seats, winner=1), {"bo": SETTLED})[2]
@@ -315,21 +324,19 @@ def test_a_partner_the_host_bans_in_a_lost_game_is_rated_as_having_lost():
 def test_a_stranger_the_host_bans_in_a_won_game_is_not_charged_a_leave():
     seats = [person(0, "ada"), person(2, "bo")]
     banned = ev.PlayerBanned(player="bo", seat=2, name="Bo")
-    out = results(
-        log(*played(2, 12), banned, *played(2, 4), seats=seats, winner=0), {"bo": SETTLED}
-    )
+    out = results(log(*hands(3), banned, *hands(1), seats=seats, winner=0), {"bo": SETTLED})
     assert out[2].status == "banned" and out[2].won
     assert out[2].after.mu > SETTLED.mu
 
 
 def sandbagged(winner: int) -> list:
     """Ada stands up at the start and lets the bot play; she sits back down and plays the
-    last few cards herself."""
+    last hand herself."""
     return log(
         ev.SeatLeft(seat=0, player="ada"),
-        *played(0, 30),
+        *hands(6),
         ev.SeatTaken(seat=0, player="ada", name="Ada", registered=True),
-        *played(0, 3),
+        *hands(1),
         winner=winner,
     )
 
@@ -350,11 +357,11 @@ def test_a_stand_up_not_back_within_the_grace_is_a_leave():
 
 def test_a_stand_up_back_within_the_grace_is_forgiven():
     events = log(
-        *played(0, 10),
+        *hands(2),
         ev.SeatLeft(seat=0, player="ada"),
-        *played(0, 2),
+        *hands(1),
         ev.SeatTaken(seat=0, player="ada", name="Ada", registered=True),
-        *played(0, 10),
+        *hands(2),
     )
     back = next(n for n, e in enumerate(events) if isinstance(e, ev.SeatTaken) and n > 5)
     game = game_of(events, timed(events, {back - 3: 100.0, back: 100.0 + GRACE_SECONDS - 1}))
@@ -363,15 +370,15 @@ def test_a_stand_up_back_within_the_grace_is_forgiven():
 
 
 def test_a_seat_a_bot_played_mostly_is_not_credited_with_the_win():
-    """Back within the grace each time, but the bot played more than half the seat's cards:
+    """Back within the grace each time, but the bot finished more than half the seat's hands:
     the win isn't theirs. A loss still counts."""
     absences = []
     for _ in range(4):
         absences += [
             ev.PlayerWentAway(seat=0, player="ada", reason="gone"),
-            *played(0, 5),
+            *hands(2),
             ev.PlayerCameBack(seat=0, player="ada"),
-            *played(0, 1),
+            *hands(1),
         ]
     seats = [person(0, "ada"), person(2, "bo")]
     (won, _, partner, _) = results(log(*absences, seats=seats, winner=0))
@@ -386,7 +393,7 @@ def test_a_stalled_game_charges_the_staller_alone():
     and it was never rated. The service ends it as abandoned, naming whose turn it was."""
     seats = [person(0, "ada"), person(1, "bo"), person(2, "cy")]
     events = log(
-        *played(0, 8),
+        *hands(2),
         ev.GameAbandoned(seat=1, player="bo"),
         seats=seats,
         winner=0,
