@@ -4,9 +4,10 @@ and whether `/api/health` ever failed, in one run.
 A bystander plays a table of its own (four registered seats, one client on 127.0.0.1, each seat
 holding its stream as a browser does): it reads the view of whoever is to decide every
 `--view-every` s and makes that seat's move every `--move-every` s on a kept-alive connection,
-and signs in on a fresh connection every `--sign-in-every` s (a newcomer arriving). Each phase
-opens the bystander a new table, starts one attack, waits for it to be in full swing (at most
-`--ramp` s), measures for `--seconds`, stops it and waits for the service to answer again:
+and a newcomer signs in every `--sign-in-every` s (on a fresh connection from an address of
+their own, 127.9.x.y: a person signs in now and then, not every few seconds from one place).
+Each phase opens the bystander a new table, starts one attack, waits for it to be in full swing
+(at most `--ramp` s), measures for `--seconds`, stops it and waits for the service to answer again:
 
 - quiet: no attack;
 - slowloris: `--slowloris` connections, half sending a request's first lines and a header every
@@ -21,8 +22,11 @@ opens the bystander a new table, starts one attack, waits for it to be in full s
 Every attack's connections are spread over `--addresses` source addresses (Linux lets a client
 bind any 127.x.y.z; each attack has a /16 of its own, none of them 127.0.0.1), from
 `--processes` processes of their own, so the measuring client isn't starved of its core; an
-attacker refused (429) waits a second before trying again, so that this box's two cores go to
-the server and not to the attackers' own loop. 429s and refused connections are what the
+attacker refused (429) waits as long as its `Retry-After` says (a second at least) before
+trying again: the caps and limits are what an attack meets, and one that ignores them is a
+plain request flood, which the per-address connection cap and a proxy's request limit bound
+(docs/operations.md); on this box's two cores the attackers' own loop would also take the
+server's CPU. 429s and refused connections are what the
 attacker gets; a bystander's request that fails or isn't answered within `--timeout` s counts
 as a failure of its phase (and in the percentiles at the time it took, `--timeout` for one
 unanswered). `/api/health` is asked on a fresh connection every half second from start to end.
@@ -68,9 +72,20 @@ from rules import random_game
 
 PASSWORD = "the-bystanders-password"
 REFUSED_PAUSE = 1.0  # an attacker refused waits this long before trying again
+
+
+def refused_pause(r: aiohttp.ClientResponse) -> float:
+    """How long a refused attacker waits: the server's Retry-After, if it gave one."""
+    try:
+        return max(REFUSED_PAUSE, float(r.headers.get("Retry-After", REFUSED_PAUSE)))
+    except ValueError:
+        return REFUSED_PAUSE
+
+
 DRIP = 10.0  # a slowloris connection's next header line, this many seconds after its last
 HEALTH_EVERY = 0.5
 NETS = {"slowloris": 1, "streams": 2, "resumes": 3, "flood": 4}  # each attack's 127.N.0.0/16
+NEWCOMERS = 9  # the bystander's sign-ins come from 127.9.0.0/16, one address each
 
 
 def more_files() -> None:
@@ -224,7 +239,7 @@ async def watch(http: aiohttp.ClientSession, code: str, tally: Counter) -> None:
                 settled()
                 if r.status != 200:
                     tally[f"{r.status}"] += 1
-                    await asyncio.sleep(REFUSED_PAUSE)
+                    await asyncio.sleep(refused_pause(r))
                     continue
                 tally["open"] += 1
                 tally["opened"] += 1
@@ -251,7 +266,7 @@ async def resume(http: aiohttp.ClientSession, code: str, final: int, tally: Coun
                 tally["answers"] += 1
                 if r.status != 200:
                     tally[f"{r.status}"] += 1
-                    await asyncio.sleep(REFUSED_PAUSE)
+                    await asyncio.sleep(refused_pause(r))
                     continue
                 got = 0
                 async for line in r.content:
@@ -282,7 +297,7 @@ async def guess(http: aiohttp.ClientSession, names: list[str], rng, tally: Count
                 tally[f"{r.status}"] += 1
             settled()
             if r.status == 429:
-                await asyncio.sleep(REFUSED_PAUSE)
+                await asyncio.sleep(refused_pause(r))
         except (aiohttp.ClientError, OSError, TimeoutError) as error:
             settled()
             tally[type(error).__name__] += 1
@@ -362,8 +377,10 @@ class Phase:
 class Bystander:
     """One person playing all four seats of a table, by turns, on one kept-alive connection."""
 
-    def __init__(self, http, fresh, tokens: list[str], names: list[str], timeout: float) -> None:
-        self.http, self.fresh = http, fresh
+    def __init__(
+        self, base: str, http, fresh, tokens: list[str], names: list[str], timeout: float
+    ) -> None:
+        self.base, self.http, self.fresh = base, http, fresh
         self.tokens, self.names = tokens, names
         self.headers = [{"Authorization": f"Bearer {t}"} for t in tokens]
         self.timeout = aiohttp.ClientTimeout(total=timeout)
@@ -455,9 +472,10 @@ class Bystander:
 
     async def sign_in(self, n: int) -> None:
         body = {"name": self.names[n % len(self.names)], "password": PASSWORD}
-        await self.timed(
-            "sign-in", self.fresh.post("/api/sessions", json=body, timeout=self.timeout)
-        )
+        async with client(self.base, source(NEWCOMERS, n)) as newcomer:
+            await self.timed(
+                "sign-in", newcomer.post("/api/sessions", json=body, timeout=self.timeout)
+            )
 
 
 async def every(seconds: float, until: float, act: Callable[[int], Coroutine]) -> None:
@@ -544,11 +562,11 @@ async def register(http, tag: str, n: int) -> tuple[str, str]:
     return name, made["token"]
 
 
-async def long_game(http, tag: str, timeout: float) -> tuple[str, int, list[str]]:
+async def long_game(base: str, http, tag: str, timeout: float) -> tuple[str, int, list[str]]:
     """Four registered players play a game through to the end; its code, last seq and their
     names (real names for the flood to guess at)."""
     people = [await register(http, f"{tag}g", n) for n in range(4)]
-    player = Bystander(http, http, [t for _, t in people], [n for n, _ in people], timeout)
+    player = Bystander(base, http, http, [t for _, t in people], [n for n, _ in people], timeout)
     code = await player.table(0, settings={"turn_limit": "off"})
     moves = 0
     while player.view["status"] != "over":
@@ -573,14 +591,14 @@ async def run(base: str, args) -> list[Phase]:
         ) as fresh,
     ):
         started = time.perf_counter()
-        code, final, names = await long_game(http, tag, timeout)
+        code, final, names = await long_game(base, http, tag, timeout)
         print(
             f"played the long game {code} to its end: seq {final} "
             f"({time.perf_counter() - started:.1f} s)",
             flush=True,
         )
         people = [await register(http, f"{tag}b", n) for n in range(4)]
-        by = Bystander(http, fresh, [t for _, t in people], [n for n, _ in people], timeout)
+        by = Bystander(base, http, fresh, [t for _, t in people], [n for n, _ in people], timeout)
         by.codebox = codebox = multiprocessing.get_context("spawn").Array("c", 64)
         plan: list[tuple[str, Orders | None]] = [
             ("quiet", None),

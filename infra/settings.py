@@ -38,6 +38,11 @@ class RateLimits(msgspec.Struct, frozen=True, kw_only=True):
     # Locks, bans, partners and mutes: a host deals with a troll or two, not hundreds (300 bans
     # in 5.8 s, and lock/unlock at 34 events a second, were seen without one).
     host_actions_per_player: str | None = "10/minute;60/hour"
+    # Opening an event stream: a watcher opens one and keeps it for hours, reconnecting after
+    # a dropped connection. 200 clients reopening as fast as they could (a resume each) kept
+    # a core busy with nothing but opening streams.
+    streams_per_anonymous_address: str | None = "10/minute;120/hour"
+    streams_per_player: str | None = "30/minute;600/hour"
 
 
 class StreamLimits(msgspec.Struct, frozen=True, kw_only=True):

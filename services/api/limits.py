@@ -43,6 +43,8 @@ WHAT = {
     "chat_per_player": ("chat messages from you", None),
     "reactions_per_player": ("reactions from you", None),
     "host_actions_per_player": ("host actions from you", None),
+    "streams_per_anonymous_address": ("streams opened from your address", None),
+    "streams_per_player": ("streams opened by you", None),
 }
 
 
@@ -112,6 +114,11 @@ async def _address(request: Request) -> str | None:
     return request.client.host if request.client else None
 
 
+async def _anonymous_address(request: Request) -> str | None:
+    """The address of a caller not signed in: a signed-in one is counted as themselves."""
+    return None if await optional_player(request) is not None else await _address(request)
+
+
 async def _player(request: Request) -> str | None:
     player = await optional_player(request)
     return None if player is None else player.id
@@ -133,6 +140,7 @@ async def _name(request: Request) -> str | None:
 _WHO: dict[str, Callable[[Request], Awaitable[str | None]]] = {
     "name": _name,
     "address": _address,
+    "anonymous_address": _anonymous_address,
     "player": _player,
 }
 

@@ -41,7 +41,7 @@ from services.api.auth import optional_player
 from services.api.bodies import table_code
 from services.api.contract import OPTIONAL, READ, problems
 from services.api.heads import Heads
-from services.api.limits import _address
+from services.api.limits import _address, limited
 from services.api.room import arrive
 from services.api.stream_limits import StreamGate, Ticket
 from services.use_cases import Tables
@@ -460,6 +460,7 @@ class StreamController(Controller):
     @get(
         "/{code:str}/events",
         dependencies={"player": Provide(optional_player)},
+        guards=[limited("streams_per_anonymous_address", "streams_per_player")],
         security=OPTIONAL,
         media_type="text/event-stream",
         responses=problems(*READ, 403, 429),
@@ -474,12 +475,18 @@ class StreamController(Controller):
         goes 15 s without a word. A viewer banned meanwhile gets `event: banned` and the stream
         ends. 429 beyond the process's caps on streams (docs/operations.md)."""
         code = table_code(code)
-        # 404, or 403 for who may not watch, before the stream opens; a person back from
-        # away is back from here.
-        await arrive(request, code, player)
+        # The caps first: a refusal costs no read of the table, so a crowd refused again and
+        # again can't keep the process busy loading it.
         gate: StreamGate = request.app.state.stream_gate
         address = None if player is not None else await _address(request)
         ticket = gate.admit(code, address, None if player is None else player.id)
+        try:
+            # 404, or 403 for who may not watch, before the stream opens; a person back from
+            # away is back from here.
+            await arrive(request, code, player)
+        except BaseException:
+            ticket.release()
+            raise
         last_id = last_event_id(request.headers.get("last-event-id"))
         return Stream(
             _events(request, code, player, last_id, ticket),

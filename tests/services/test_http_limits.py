@@ -193,3 +193,28 @@ def test_a_table_holds_at_most_thirty_bans(serve):
     assert "at most 30 bans" in response.json()["detail"]
     view = ada.request("GET", "/api/tables/BANNED")
     assert len(view.json()["banned"]) == 30 and len(view.content) < 8_000
+
+
+def test_opening_streams_is_limited_per_address_for_strangers_and_per_player(serve):
+    """Seen: 200 clients reopening a finished table's stream as fast as they could (each a
+    resume) kept a core busy opening streams. Each opening counts, anonymous ones by address,
+    a signed-in player's as theirs."""
+    api = serve(limits(streams_per_anonymous_address="2/minute", streams_per_player="3/minute"))
+    ada = api.player("Ada")
+    ada.ok("POST", "/api/tables", json={"code": "WATCH"})
+
+    def opened(headers: dict) -> httpx.Response:
+        with api.http.stream("GET", "/api/tables/WATCH/events", headers=headers) as response:
+            if response.status_code != 200:
+                response.read()  # the problem's body; a stream's own is left unread
+            return response
+
+    api.http.cookies.clear()
+    stranger = from_address("10.0.0.7")
+    assert [opened(stranger).status_code for _ in range(2)] == [200, 200]
+    body = assert_limited(opened(stranger))
+    assert "streams opened from your address" in body["detail"]
+    assert opened(from_address("10.0.0.8")).status_code == 200
+    mine = {**stranger, "Authorization": f"Bearer {ada.token}"}
+    assert [opened(mine).status_code for _ in range(3)] == [200, 200, 200]
+    assert "streams opened by you" in assert_limited(opened(mine))["detail"]
