@@ -43,6 +43,7 @@ from services.api.limits import limited
 from services.api.problems import Problem
 from services.api.room import arrive, present, seat_view, tables_of, watched
 
+MAX_POSITION = 2**63 - 1  # a lobby position is a PostgreSQL bigint
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 
 
@@ -146,7 +147,8 @@ class TablesController(Controller):
         player: NamedDependency[Player | None],
         limit: Annotated[int, Parameter(ge=1, le=100, description="tables per page")] = 20,
         before: Annotated[
-            int | None, Parameter(ge=1, description="the `next` of the page before")
+            int | None,
+            Parameter(ge=1, le=MAX_POSITION, description="the `next` of the page before"),
         ] = None,
     ) -> Waiting:
         """Tables waiting for players that aren't locked, newest first, a page at a time.
