@@ -15,7 +15,8 @@ from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath, HeaderParameter, JSONBody, Parameter
 
 from domain import commands as cmd
-from domain.errors import Conflict
+from domain.decider import can
+from domain.errors import Conflict, IllegalMove
 from domain.events import Level
 from domain.state import State
 from infra.eventstore import RecordedEvent
@@ -332,12 +333,18 @@ class TablesController(Controller):
             tables = tables_of(request)
             move = move_command(data, await tables.seat_of(code, player.id))
             command_id = f"{player.id}:{code}:{idempotency_key}" if idempotency_key else None
-            after = await tables.execute(
-                code,
-                cmd.MakeMove(player=player.id, move=move),
-                expected_seq=data.seq,
-                command_id=command_id,
-            )
+            try:
+                after = await tables.execute(
+                    code,
+                    cmd.MakeMove(player=player.id, move=move),
+                    expected_seq=data.seq,
+                    command_id=command_id,
+                )
+            except IllegalMove as error:
+                # What the caller may do instead, as their view's `can` would say it now.
+                now = await tables.load(code)
+                legal = can(now, now.seat_of(player.id))
+                raise Problem(422, error.reason, error.field, error.allowed, legal=legal) from None
             mine = request.app.state.services.feeds.view_json(after, after.seat_of(player.id))
             return Response(mine, status_code=200, media_type="application/json")
 

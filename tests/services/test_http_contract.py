@@ -247,3 +247,40 @@ def test_health_asks_rabbitmq_when_it_is_the_broker(database_url, redis_url, rab
             answer = httpx.get(f"{url}/api/health")
             body = assert_problem(answer, 503)
             assert body["broker"].startswith("down") and body["redis"] == "ok"
+
+
+def test_an_illegal_move_is_refused_with_the_legal_ones(api):
+    ada = api.player("Ada")
+    commitment = "a" * 64
+    code = ada.ok("POST", "/api/tables", json={"code": "LEGAL", "commitment": commitment})["code"]
+    ada.ok("POST", f"/api/tables/{code}/start")
+    # Not the seed committed to: against the rules.
+    body = assert_problem(ada.move(code, {"type": "reveal", "seed": "b" * 64}), 422, "seed")
+    assert body["legal"] == {"reveal": {"commitment": commitment}, "withhold": {}}
+
+
+def test_the_schema_describes_what_clients_got_stuck_on(schema):
+    schemas = schema["components"]["schemas"]
+    events = schema["paths"]["/api/tables/{code}/events"]["get"]["responses"]["200"]
+    frames = events["content"]["text/event-stream"]["schema"]["oneOf"]
+    names = {_resolve(schema, f)["properties"]["event"]["enum"][0] for f in frames}
+    assert names == {"view", "chat", "reaction", "banned"}
+    assert _resolve(schema, schemas["SignedView"]["properties"]["can"])["title"] == "Can"
+    assert set(schemas["Can"]["properties"]) >= {"play", "pass", "reveal", "deal"}
+    signup = schema["paths"]["/api/players"]["post"]["responses"]
+    assert "taken" in signup["409"]["description"]
+    for path, _method, operation in _operations(schema):
+        for parameter in operation.get("parameters", []):
+            if parameter["name"] == "code":
+                assert parameter["schema"]["pattern"] == "^[A-Za-z0-9-]{4,32}$", path
+        body = operation.get("requestBody", {}).get("content", {}).get("application/json")
+        if body:
+            for ref in _resolve(schema, body["schema"]).get("oneOf", [body["schema"]]):
+                member = _resolve(schema, ref)
+                if "$ref" in ref:
+                    assert member.get("additionalProperties") is False, (path, ref)
+    assert {"bearer": []} in schema["paths"]["/api/sessions/logout"]["post"]["security"]
+    assert {} in schema["paths"]["/api/sessions/logout"]["post"]["security"]
+    links = schema["paths"]["/api/tables"]["post"]["responses"]["201"]["links"]
+    assert links["ApiTablesCodeMovesMove"]["parameters"] == {"code": "$response.body#/code"}
+    assert "legal" in schemas["ProblemBody"]["properties"]

@@ -70,7 +70,7 @@ def _raw(
 
 def _kept(status: int, content_type: str, what: str) -> None:
     assert status < 500, what
-    if 400 <= status and content_type:
+    if status >= 400 and content_type:
         # The app answers problem+json; only the HTTP server refuses bytes it can't parse.
         assert content_type.startswith("application/problem+json") or status == 400, what
 
