@@ -3,11 +3,14 @@
 Each route lists the statuses it can answer with, all as `application/problem+json` in the one
 `ProblemBody` shape, so a client written from `/schema` handles every answer it can get.
 litestar can't attach response headers to an extra response, say that a Struct refuses
-unknown fields, describe a stream's frames or link operations, so `finish` adds, once the
-document is built: `Retry-After` to every 429 and 503, `WWW-Authenticate` to every 401,
-`additionalProperties: false` to every body that refuses unknown fields, the schemas of the
-view's `can` and of each `event:` of `/events`, a name's pattern, and links from the
-operations that make a table or a player to those that use its code or id.
+unknown fields, describe a stream's frames or link operations, and it drops what an optional
+field's type says about the value, so `finish` adds, once the document is built:
+`Retry-After` to every 429 and 503, `WWW-Authenticate` to every 401, `additionalProperties:
+false` to every body that refuses unknown fields, the schemas of the view's `can` and of each
+`event:` of `/events`, the patterns of a name, a chat line, an `Idempotency-Key` and of every
+other string the server reads (no control characters), that a seed and a commitment don't go
+together, that a body which may be left out is optional, and links from the operations that
+make a table or a player to those that use its code or id.
 """
 
 from __future__ import annotations
@@ -32,9 +35,11 @@ from litestar.openapi.spec import (
 )
 from litestar.openapi.spec.enums import OpenAPIType
 
+from domain import talk
 from infra import names
 from services.api.auth import COOKIE
-from services.api.bodies import CODE_PATTERN, FRAMES, Can
+from services.api.bodies import CODE_PATTERN, FRAMES, MOVE_BODIES, Can
+from services.api.idempotency import HEADER, KEY
 from services.api.problems import MEDIA_TYPE, ProblemBody
 
 WHY = {
@@ -114,8 +119,10 @@ SEED_HASH = (
 )
 
 
-def _ranges(keep: Any) -> str:
-    """A regex class of every code point `keep` takes, as ranges of literal characters."""
+def _ranges(keep: Any, escape: bool = False) -> str:
+    """A regex class of every code point `keep` takes, as ranges of literal characters, or
+    with `escape` as `\\uXXXX` escapes (characters of the BMP only), for those that are
+    invisible or control characters themselves."""
     spans: list[list[int]] = []
     for point in range(sys.maxunicode + 1):
         if keep(chr(point)):
@@ -125,6 +132,8 @@ def _ranges(keep: Any) -> str:
                 spans.append([point, point])
 
     def one(point: int) -> str:
+        if escape:  # `\\uXXXX` is as far as JSON Schema's regexes go: the BMP
+            return f"\\u{point:04x}"
         return re.escape(chr(point)) if chr(point) in "\\]^-[" else chr(point)
 
     return "".join(one(a) if a == b else f"{one(a)}-{one(b)}" for a, b in spans)
@@ -144,6 +153,81 @@ def name_pattern() -> str:
 
     unit = f"[{_ranges(letter)}][{_ranges(accent)}]{{0,{names.MAX_MARKS}}}"
     return f"^ {{0,{names.MAX_VISIBLE}}}{unit}(?:{unit}| ){{0,{names.MAX_VISIBLE - 1}}}$"
+
+
+@functools.cache
+def chat_pattern() -> str:
+    """`domain.talk.chat_text`'s rule as a pattern: one line with something besides spaces,
+    no control characters, line or paragraph separators or direction overrides."""
+
+    def refused(ch: str) -> bool:  # a lone surrogate can't be sent: JSON text is UTF-8
+        kind = unicodedata.category(ch)
+        return (kind in talk.REFUSED and kind != "Cs") or ch in talk.BIDI
+
+    def blank(ch: str) -> bool:
+        return ch.isspace() and not refused(ch)
+
+    never, spaces = _ranges(refused, escape=True), _ranges(blank, escape=True)
+    return f"^[^{never}]*[^{never}{spaces}][^{never}]*$"
+
+
+# What every string the server reads may hold: no control characters (C0, DEL, C1), which
+# services.api.decoding refuses in a body and services.api.edge in a path.
+NO_CONTROL = r"^[^\x00-\x1f\x7f-\x9f]*$"
+
+
+def _parts(schema: Any, schemas: dict[str, Any], seen: set[str]) -> Any:
+    """Every schema within `schema`, following references into `schemas` once each."""
+    if isinstance(schema, Reference):
+        name = schema.ref.rsplit("/", 1)[-1]
+        if name not in seen and isinstance(schemas.get(name), Schema):
+            seen.add(name)
+            yield from _parts(schemas[name], schemas, seen)
+        return
+    if not isinstance(schema, Schema):
+        return
+    yield schema
+    inner = [*(schema.properties or {}).values()]
+    if schema.pattern is None:  # litestar puts an optional string's pattern beside its oneOf
+        inner.extend([*(schema.one_of or []), *(schema.any_of or [])])
+    if isinstance(schema.items, Schema | Reference):
+        inner.append(schema.items)
+    for part in inner:
+        yield from _parts(part, schemas, seen)
+
+
+def _free_strings(document: Any) -> None:
+    """The no-control pattern on each string of a request (body, path or header) that has
+    no pattern or fixed values of its own; a body that may be left out is optional."""
+    schemas = document.components.schemas or {}
+    found: list[Any] = []
+    for item in (document.paths or {}).values():
+        for method in ("get", "put", "post", "delete", "patch"):
+            operation = getattr(item, method, None)
+            if operation is None:
+                continue
+            for parameter in operation.parameters or []:
+                if parameter.param_in in ("path", "header"):
+                    found.extend(_parts(parameter.schema, schemas, set()))
+            body = operation.request_body
+            for media in (body.content if body else {}).values():
+                found.extend(_parts(media.schema, schemas, set()))
+                choices = media.schema.one_of if isinstance(media.schema, Schema) else None
+                if any(isinstance(c, Schema) and c.type == OpenAPIType.NULL for c in choices or []):
+                    body.required = False  # type: ignore[union-attr]
+    for schema in found:
+        if (
+            _is_string(schema)
+            and schema.pattern is None
+            and schema.enum is None
+            and schema.const is None
+        ):
+            schema.pattern = NO_CONTROL
+
+
+def _is_string(schema: Schema) -> bool:
+    kinds = schema.type if isinstance(schema.type, list) else [schema.type]
+    return OpenAPIType.STRING in kinds
 
 
 def _strict() -> set[str]:
@@ -234,6 +318,35 @@ def _frames(document: Any) -> None:
             }
 
 
+def _rules(document: Any) -> None:
+    """What litestar's schemas of the bodies and headers leave out: a move's `seq` is never
+    negative, an `Idempotency-Key` is printable ASCII, and a seat's seed and a commitment to
+    one are given one or the other, not both (domain.lifecycle)."""
+    schemas = document.components.schemas
+    for body in MOVE_BODIES:
+        seq = schemas[body.__name__].properties["seq"]
+        seq.one_of = [Schema(type=OpenAPIType.INTEGER, minimum=0), Schema(type=OpenAPIType.NULL)]
+    both = Schema(
+        required=["seed", "commitment"],
+        properties={
+            "seed": Schema(type=OpenAPIType.STRING),
+            "commitment": Schema(type=OpenAPIType.STRING),
+        },
+    )
+    for name in ("NewTable", "SitBody"):
+        schemas[name].schema_not = both
+    for item in (document.paths or {}).values():
+        for method in ("get", "put", "post", "delete", "patch"):
+            operation = getattr(item, method, None)
+            for parameter in (operation and operation.parameters) or []:
+                if parameter.name == HEADER and parameter.param_in == "header":
+                    parameter.schema = Schema(
+                        type=OpenAPIType.STRING,
+                        pattern=KEY.pattern,
+                        description=parameter.description,
+                    )
+
+
 def finish(app: Litestar) -> None:
     """Add what litestar's generator can't express to the document `/schema` serves."""
     document = app.openapi_schema
@@ -250,6 +363,9 @@ def finish(app: Litestar) -> None:
     for name in _strict() & set(schemas):
         schemas[name].additional_properties = False
     schemas["NewPlayer"].properties["name"].pattern = name_pattern()
+    schemas["ChatBody"].properties["text"].pattern = chat_pattern()
+    _rules(document)
+    _free_strings(document)
     _frames(document)
     schemas["ProblemBody"].properties["legal"] = Schema(
         one_of=[Reference(ref="#/components/schemas/Can"), Schema(type=OpenAPIType.NULL)],

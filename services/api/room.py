@@ -25,6 +25,13 @@ from services.use_cases import Tables
 PlayerId = Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
 
 
+NO_TABLE = "No table has this code."
+UNSEEN = (
+    "You may not watch this table: the host banned you, or it takes no spectators and you "
+    "don't play at it."
+)
+
+
 class Spectators(msgspec.Struct):
     count: int
     names: Annotated[
@@ -100,7 +107,7 @@ class RoomController(Controller):
         "/{code:str}/spectators",
         dependencies={"player": Provide(optional_player)},
         security=OPTIONAL,
-        responses=problems(*READ),
+        responses=problems(*READ, 403, why={403: UNSEEN, 404: NO_TABLE}),
     )
     async def spectators(
         self, request: Request, code: FromPath[Code], player: NamedDependency[Player | None]
@@ -116,7 +123,19 @@ class RoomController(Controller):
         names = [name for _, name in outside if name is not None] if host else None
         return Spectators(count=len(outside), names=names)
 
-    @post("/{code:str}/lock", status_code=200, responses=problems(*WRITE), security=SIGNED_IN)
+    @post(
+        "/{code:str}/lock",
+        status_code=200,
+        responses=problems(
+            *WRITE,
+            why={
+                403: "Only the host may lock the table.",
+                404: NO_TABLE,
+                409: "The table is locked already, or its game is over.",
+            },
+        ),
+        security=SIGNED_IN,
+    )
     async def lock(
         self, request: Request, code: FromPath[Code], player: NamedDependency[Player]
     ) -> SignedView:
@@ -126,7 +145,19 @@ class RoomController(Controller):
             request, await tables_of(request).execute(table_code(code), command), player
         )
 
-    @post("/{code:str}/unlock", status_code=200, responses=problems(*WRITE), security=SIGNED_IN)
+    @post(
+        "/{code:str}/unlock",
+        status_code=200,
+        responses=problems(
+            *WRITE,
+            why={
+                403: "Only the host may unlock the table.",
+                404: NO_TABLE,
+                409: "The table isn't locked, or its game is over.",
+            },
+        ),
+        security=SIGNED_IN,
+    )
     async def unlock(
         self, request: Request, code: FromPath[Code], player: NamedDependency[Player]
     ) -> SignedView:
@@ -136,7 +167,19 @@ class RoomController(Controller):
             request, await tables_of(request).execute(table_code(code), command), player
         )
 
-    @post("/{code:str}/bans", status_code=200, responses=problems(*WRITE), security=SIGNED_IN)
+    @post(
+        "/{code:str}/bans",
+        status_code=200,
+        responses=problems(
+            *WRITE,
+            why={
+                403: "Only the host may ban someone.",
+                404: NO_TABLE,
+                409: "`player` is you, or banned already; or the game is over.",
+            },
+        ),
+        security=SIGNED_IN,
+    )
     async def ban(
         self,
         request: Request,
@@ -150,7 +193,20 @@ class RoomController(Controller):
             request, await tables_of(request).execute(table_code(code), command), player
         )
 
-    @post("/{code:str}/partners", status_code=200, responses=problems(*WRITE), security=SIGNED_IN)
+    @post(
+        "/{code:str}/partners",
+        status_code=200,
+        responses=problems(
+            *WRITE,
+            why={
+                403: "Only the host may choose partners.",
+                404: NO_TABLE,
+                409: "The game has started, you don't sit at the table, `seat` is your own or "
+                "empty, or whoever sits there is your partner already.",
+            },
+        ),
+        security=SIGNED_IN,
+    )
     async def partners(
         self,
         request: Request,
