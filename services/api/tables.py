@@ -312,7 +312,14 @@ class TablesController(Controller):
     @post(
         "/{code:str}/moves",
         status_code=200,
-        responses=problems(*WRITE, 429),
+        responses=problems(
+            *WRITE,
+            429,
+            why={
+                422: "A field is wrong, the move is against the rules (`legal` lists the "
+                "moves open to you), or the Idempotency-Key was used for another move.",
+            },
+        ),
         security=SIGNED_IN,
         guards=[limited("moves_per_player")],
     )
