@@ -107,7 +107,7 @@ def mute(s: State, c: cmd.Mute) -> list[ev.Event]:
     if c.player != s.host:
         raise NotAllowed("only the host may mute someone")
     if c.target == s.host:
-        raise IllegalMove("you host this table; you can't mute yourself", field="player")
+        raise Conflict("you host this table; you can't mute yourself", field="player")
     if c.target in s.talk.muted:
         raise Conflict(f"{c.name} is already muted")
     if len(s.talk.muted) >= MAX_MUTED:

@@ -71,7 +71,10 @@ def _same_origin(request: Request) -> bool:
     source = request.headers.get("origin") or request.headers.get("referer")
     if not source or source == "null":
         return False
-    sender = urlsplit(source).netloc.lower()
+    try:
+        sender = urlsplit(source).netloc.lower()
+    except ValueError:  # not a URL at all (`http://[`): no page of ours sent it
+        return False
     hosts = [request.headers.get("host"), request.headers.get("x-forwarded-host")]
     return any(host is not None and sender == host.strip().lower() for host in hosts)
 

@@ -11,24 +11,40 @@ from typing import Annotated, Literal
 import msgspec
 from litestar.params import Parameter
 
+from domain.cards import Code as CardCode
+from domain.cards import SuitCode
 from domain.commands import MOVE_TYPES, Command
 from domain.events import Emoji, Level
 from domain.review import HandReview
 from domain.seat_view import View
 from domain.talk import MAX_TEXT
+from infra.names import MAX_VISIBLE
 from infra.ratings import GameResult
 from projections.heads import SignedHead
 from projections.lobby import LobbyRow
 from projections.ratings import Rating, Record, SeatStatus, Totals
+from projections.talk import ChatLine, ReactionLine
 from services.api.problems import Problem
 
 Name = Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
+# A new name: the schema adds the pattern of `infra.names`' rule (services.api.contract).
+NewName = Annotated[
+    str,
+    msgspec.Meta(
+        min_length=1,
+        max_length=40,
+        description=f"1-{MAX_VISIBLE} visible characters once trimmed (letters, digits, spaces, "
+        "punctuation, emoji; up to 3 accents on a letter); no control, format or invisible "
+        "characters. At most 40 as sent. A name `pattern` matches is never refused as a name.",
+    ),
+]
 Password = Annotated[str, msgspec.Meta(min_length=8, max_length=200)]
 CODE = re.compile(r"^[A-Z0-9-]{4,32}$")
+CODE_PATTERN = "^[A-Za-z0-9-]{4,32}$"
 TableCode = Annotated[
     str,
     msgspec.Meta(
-        pattern="^[A-Za-z0-9-]{4,32}$",
+        pattern=CODE_PATTERN,
         description="4-32 of A-Z, 0-9 and dashes; lower case is upper-cased",
     ),
 ]
@@ -39,7 +55,7 @@ Pace = Literal["brisk", "relaxed"]
 
 
 class NewPlayer(msgspec.Struct, forbid_unknown_fields=True):
-    name: Name
+    name: NewName
     password: Password | None = None
 
 
@@ -119,7 +135,13 @@ class ReactionBody(msgspec.Struct, forbid_unknown_fields=True):
 
 
 # A table code in a path; `table_code` checks and upper-cases it.
-Code = Annotated[str, Parameter(description="the table's code, 4-32 of A-Z, 0-9 and dashes")]
+Code = Annotated[
+    str,
+    Parameter(
+        pattern=CODE_PATTERN,
+        description="the table's code, 4-32 of A-Z, 0-9 and dashes; lower case is upper-cased",
+    ),
+]
 
 
 class MuteBody(msgspec.Struct, forbid_unknown_fields=True):
@@ -148,18 +170,102 @@ MOVE_BODIES = tuple(_move_body(tag, command) for tag, command in MOVE_TYPES.item
 MoveBody = functools.reduce(operator.or_, MOVE_BODIES)
 
 
-# Bodies that refuse unknown fields, which the OpenAPI document must say (`finish` does).
-STRICT_BODIES = (
-    NewPlayer,
-    Login,
-    HouseRules,
-    NewTable,
-    BotLevel,
-    *MOVE_BODIES,
-    ChatBody,
-    ReactionBody,
-    MuteBody,
-)
+class Cards(msgspec.Struct, forbid_unknown_fields=True):
+    cards: Annotated[list[CardCode], msgspec.Meta(description="the cards you may choose from")]
+
+
+class CanOrder(msgspec.Struct, forbid_unknown_fields=True):
+    alone: Annotated[bool, msgspec.Meta(description="you may order it up and go alone")]
+    must_alone: Annotated[bool, msgspec.Meta(description="only alone (you are a farmer)")]
+
+
+class CanCall(msgspec.Struct, forbid_unknown_fields=True):
+    suits: Annotated[list[SuitCode], msgspec.Meta(description="the suits you may call")]
+    alone: bool
+
+
+class CanReveal(msgspec.Struct, forbid_unknown_fields=True):
+    commitment: Annotated[str, msgspec.Meta(description="what your seed must hash to")]
+
+
+class Nothing(msgspec.Struct, forbid_unknown_fields=True):
+    """No options: the move is open, as it is."""
+
+
+class Can(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    """The view's `can`: each move type open to you now, keyed by its `type` in the moves
+    body, with what you may choose in it; empty when nothing is yours to decide. A 422 for an
+    illegal move carries the same as `legal`."""
+
+    farmer: Cards | None = None
+    order: CanOrder | None = None
+    call: CanCall | None = None
+    pass_: Nothing | None = msgspec.field(default=None, name="pass")
+    discard: Cards | None = None
+    defend: Nothing | None = None
+    play: Cards | None = None
+    ready: Nothing | None = None
+    deal: Nothing | None = None
+    reveal: CanReveal | None = None
+    withhold: Nothing | None = None
+
+
+class ViewEvent(msgspec.Struct):
+    """`event: view`, with `id: <seq>`: the watcher's own view, at once and after every
+    change."""
+
+    event: Literal["view"]
+    id: Annotated[int, msgspec.Meta(description="the view's `seq`; send as Last-Event-ID")]
+    data: SignedView
+
+
+LineHead = Annotated[str, msgspec.Meta(description="the hash of the line's own event")]
+
+
+class SignedChat(ChatLine, frozen=True, kw_only=True):
+    """A chat line: `seat` is the speaker's then (null for a spectator), `at` the log's time;
+    with the signed head of its own event."""
+
+    head: LineHead = ""
+    signed_head: SignedHead | None = None
+
+
+class SignedReaction(ReactionLine, frozen=True, kw_only=True):
+    """A reaction, as a chat line but with `emoji` for `text`."""
+
+    head: LineHead = ""
+    signed_head: SignedHead | None = None
+
+
+class ChatEvent(msgspec.Struct):
+    """`event: chat`, with `id: <seq>`: a line said at the table, to every watcher."""
+
+    event: Literal["chat"]
+    id: int
+    data: SignedChat
+
+
+class ReactionEvent(msgspec.Struct):
+    """`event: reaction`, with `id: <seq>`."""
+
+    event: Literal["reaction"]
+    id: int
+    data: SignedReaction
+
+
+class Gone(msgspec.Struct):
+    detail: str
+
+
+class BannedEvent(msgspec.Struct):
+    """`event: banned`, no `id`: the host banned the watcher; the stream ends after it."""
+
+    event: Literal["banned"]
+    data: Gone
+
+
+# What `GET .../events` sends: one frame per `event:` name (services.api.contract).
+FRAMES = (ViewEvent, ChatEvent, ReactionEvent, BannedEvent)
 
 
 def move_command(body: msgspec.Struct, seat: int) -> Command:

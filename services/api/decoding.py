@@ -4,8 +4,10 @@ litestar's own body parsing converts leniently (`"1"` and `1.0` become seat 1) a
 errors against a parameter called `data`. Every handler's body goes through `StrictBody`
 instead: the JSON is checked for depth before it is parsed (a deep one would exhaust the
 parser's recursion), strings may not carry control characters (NUL breaks PostgreSQL, the
-rest break logs and pages), and types are matched exactly. A refusal names the field by its
-dotted path (`settings.alone`) and, where the type says, what is allowed there.
+rest break logs and pages), and types are matched exactly, but for numbers: JSON has one kind,
+and JSON Schema counts `1.0` as an integer, so a whole number written with a fraction or an
+exponent is taken where an integer is asked for. A refusal names the field by its dotted path
+(`settings.alone`) and, where the type says, what is allowed there.
 """
 
 from __future__ import annotations
@@ -89,7 +91,27 @@ def decode(body: bytes, kind: Any) -> Any:
     try:
         return _typed(kind).decode(body)
     except msgspec.ValidationError as error:
-        raise refusal(error, kind, data) from None
+        whole, changed = _whole(data)
+        if not changed:
+            raise refusal(error, kind, data) from None
+    try:  # the same, with whole numbers written as floats made ints
+        return msgspec.convert(whole, kind, strict=True)
+    except msgspec.ValidationError as error:
+        raise refusal(error, kind, whole) from None
+
+
+def _whole(value: Any) -> tuple[Any, bool]:
+    """`value` with each float that is exactly a whole number made an int, and whether any
+    was. (Beyond 2**53 a float is no longer exactly the number written.)"""
+    if isinstance(value, float) and value.is_integer() and abs(value) <= 2**53:
+        return int(value), True
+    if isinstance(value, dict):
+        made = {key: _whole(item) for key, item in value.items()}
+        return {k: v for k, (v, _) in made.items()}, any(c for _, c in made.values())
+    if isinstance(value, list):
+        items = [_whole(item) for item in value]
+        return [v for v, _ in items], any(c for _, c in items)
+    return value, False
 
 
 @functools.cache

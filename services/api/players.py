@@ -29,7 +29,7 @@ from services.api.bodies import (
     RecentGame,
     SignedIn,
 )
-from services.api.contract import ALWAYS, SIGNED_IN, problems
+from services.api.contract import ALWAYS, OPTIONAL, SIGNED_IN, problems
 from services.api.limits import _address, limited
 from services.api.problems import Problem
 
@@ -55,7 +55,16 @@ class PlayersController(Controller):
     @post(
         "/players",
         status_code=201,
-        responses=problems(*ALWAYS, *BODY, 409),
+        responses=problems(
+            *ALWAYS,
+            *BODY,
+            409,
+            why={
+                409: "The name is taken: registered already, or a look-alike of a registered "
+                "one; sign in with POST /api/sessions or pick another.",
+                422: "`name` breaks the rules for names, or `password` is too short.",
+            },
+        ),
         guards=[limited("sign_ups_per_address")],
     )
     async def create(self, request: Request, data: JSONBody[NewPlayer]) -> Response[SignedIn]:
@@ -84,7 +93,7 @@ class PlayersController(Controller):
     @post(
         "/sessions",
         status_code=200,
-        responses=problems(*ALWAYS, *BODY, 401),
+        responses=problems(*ALWAYS, *BODY, 401, why={401: "That name and password don't match."}),
         guards=[limited("sign_ins_per_address", "sign_ins_per_name")],
     )
     async def sign_in(self, request: Request, data: JSONBody[Login]) -> Response[SignedIn]:
@@ -102,8 +111,18 @@ class PlayersController(Controller):
     @post(
         "/sessions/logout",
         status_code=204,
-        security=SIGNED_IN,
-        responses=problems(*ALWAYS, 401, 403, 413, 415),
+        security=OPTIONAL,
+        responses=problems(
+            *ALWAYS,
+            401,
+            403,
+            413,
+            415,
+            why={
+                401: "The Authorization header isn't `Bearer <token>`.",
+                403: "Signed in by the cookie alone, from another site's page.",
+            },
+        ),
     )
     async def sign_out(self, request: Request) -> None:
         """Forget this browser's sign-in: the token stops working and the cookie is cleared.
@@ -130,7 +149,10 @@ class PlayersController(Controller):
             rules = await request.app.state.services.players.house_rules(player.id)
         return Me(player.id, player.name, player.registered, house_rules=rules)
 
-    @get("/players/{player_id:str}", responses=problems(*ALWAYS, 404))
+    @get(
+        "/players/{player_id:str}",
+        responses=problems(*ALWAYS, 404, why={404: "No player has this id."}),
+    )
     async def show(self, request: Request, player_id: FromPath[str]) -> Profile:
         """The player, with their rating and record as the ratings worker last wrote them
         (it follows the games won, usually well within a second)."""

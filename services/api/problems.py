@@ -51,6 +51,7 @@ class ProblemBody(msgspec.Struct, omit_defaults=True):
     detail: str
     field: str | None = None
     allowed: list[Any] | None = None
+    legal: dict[str, dict[str, Any]] | None = None
     request_id: str | None = None
 
 
@@ -63,6 +64,7 @@ class Problem(Exception):
         allowed: list[Any] | None = None,
         headers: dict[str, str] | None = None,
         request_id: str | None = None,
+        legal: dict[str, dict[str, Any]] | None = None,
     ) -> None:
         super().__init__(detail)
         self.status = status
@@ -71,6 +73,7 @@ class Problem(Exception):
         self.allowed = allowed
         self.headers = headers or {}
         self.request_id = request_id
+        self.legal = legal
 
     def body(self) -> ProblemBody:
         return ProblemBody(
@@ -80,6 +83,7 @@ class Problem(Exception):
             detail=self.detail,
             field=self.field,
             allowed=self.allowed,
+            legal=self.legal,
             request_id=self.request_id,
         )
 

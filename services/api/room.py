@@ -30,6 +30,13 @@ HOST_LIMIT = limited("host_actions_per_player")
 PlayerId = Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
 
 
+NO_TABLE = "No table has this code."
+UNSEEN = (
+    "You may not watch this table: the host banned you, or it takes no spectators and you "
+    "don't play at it."
+)
+
+
 class Spectators(msgspec.Struct):
     count: int
     names: Annotated[
@@ -105,7 +112,7 @@ class RoomController(Controller):
         "/{code:str}/spectators",
         dependencies={"player": Provide(optional_player)},
         security=OPTIONAL,
-        responses=problems(*READ),
+        responses=problems(*READ, 403, why={403: UNSEEN, 404: NO_TABLE}),
     )
     async def spectators(
         self, request: Request, code: FromPath[Code], player: NamedDependency[Player | None]
@@ -124,7 +131,15 @@ class RoomController(Controller):
     @post(
         "/{code:str}/lock",
         status_code=200,
-        responses=problems(*WRITE, 429),
+        responses=problems(
+            *WRITE,
+            429,
+            why={
+                403: "Only the host may lock the table.",
+                404: NO_TABLE,
+                409: "The table is locked already, or its game is over.",
+            },
+        ),
         security=SIGNED_IN,
         guards=[HOST_LIMIT],
     )
@@ -140,7 +155,15 @@ class RoomController(Controller):
     @post(
         "/{code:str}/unlock",
         status_code=200,
-        responses=problems(*WRITE, 429),
+        responses=problems(
+            *WRITE,
+            429,
+            why={
+                403: "Only the host may unlock the table.",
+                404: NO_TABLE,
+                409: "The table isn't locked, or its game is over.",
+            },
+        ),
         security=SIGNED_IN,
         guards=[HOST_LIMIT],
     )
@@ -156,7 +179,15 @@ class RoomController(Controller):
     @post(
         "/{code:str}/bans",
         status_code=200,
-        responses=problems(*WRITE, 429),
+        responses=problems(
+            *WRITE,
+            429,
+            why={
+                403: "Only the host may ban someone.",
+                404: NO_TABLE,
+                409: "`player` is you, or banned already; or the game is over.",
+            },
+        ),
         security=SIGNED_IN,
         guards=[HOST_LIMIT],
     )
@@ -176,7 +207,16 @@ class RoomController(Controller):
     @post(
         "/{code:str}/partners",
         status_code=200,
-        responses=problems(*WRITE, 429),
+        responses=problems(
+            *WRITE,
+            429,
+            why={
+                403: "Only the host may choose partners.",
+                404: NO_TABLE,
+                409: "The game has started, you don't sit at the table, `seat` is your own or "
+                "empty, or whoever sits there is your partner already.",
+            },
+        ),
         security=SIGNED_IN,
         guards=[HOST_LIMIT],
     )

@@ -15,7 +15,8 @@ from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath, HeaderParameter, JSONBody, Parameter
 
 from domain import commands as cmd
-from domain.errors import Conflict
+from domain.decider import can
+from domain.errors import Conflict, IllegalMove
 from domain.events import Level
 from domain.state import State
 from infra.eventstore import RecordedEvent
@@ -43,6 +44,7 @@ from services.api.limits import limited
 from services.api.problems import Problem
 from services.api.room import arrive, present, seat_view, tables_of, watched
 
+MAX_POSITION = 2**63 - 1  # a lobby position is a PostgreSQL bigint
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 
 
@@ -146,7 +148,8 @@ class TablesController(Controller):
         player: NamedDependency[Player | None],
         limit: Annotated[int, Parameter(ge=1, le=100, description="tables per page")] = 20,
         before: Annotated[
-            int | None, Parameter(ge=1, description="the `next` of the page before")
+            int | None,
+            Parameter(ge=1, le=MAX_POSITION, description="the `next` of the page before"),
         ] = None,
     ) -> Waiting:
         """Tables waiting for players that aren't locked, newest first, a page at a time.
@@ -309,7 +312,14 @@ class TablesController(Controller):
     @post(
         "/{code:str}/moves",
         status_code=200,
-        responses=problems(*WRITE, 429),
+        responses=problems(
+            *WRITE,
+            429,
+            why={
+                422: "A field is wrong, the move is against the rules (`legal` lists the "
+                "moves open to you), or the Idempotency-Key was used for another move.",
+            },
+        ),
         security=SIGNED_IN,
         guards=[limited("moves_per_player")],
     )
@@ -330,12 +340,18 @@ class TablesController(Controller):
             tables = tables_of(request)
             move = move_command(data, await tables.seat_of(code, player.id))
             command_id = f"{player.id}:{code}:{idempotency_key}" if idempotency_key else None
-            after = await tables.execute(
-                code,
-                cmd.MakeMove(player=player.id, move=move),
-                expected_seq=data.seq,
-                command_id=command_id,
-            )
+            try:
+                after = await tables.execute(
+                    code,
+                    cmd.MakeMove(player=player.id, move=move),
+                    expected_seq=data.seq,
+                    command_id=command_id,
+                )
+            except IllegalMove as error:
+                # What the caller may do instead, as their view's `can` would say it now.
+                now = await tables.load(code)
+                legal = can(now, now.seat_of(player.id))
+                raise Problem(422, error.reason, error.field, error.allowed, legal=legal) from None
             mine = request.app.state.services.feeds.view_json(after, after.seat_of(player.id))
             return Response(mine, status_code=200, media_type="application/json")
 

@@ -20,8 +20,9 @@ from services.api.bodies import ChatBody, Code, MuteBody, ReactionBody, SignedVi
 from services.api.contract import SIGNED_IN, WRITE, problems
 from services.api.limits import limited
 from services.api.problems import Problem
-from services.api.room import HOST_LIMIT, present, seat_view, tables_of
+from services.api.room import HOST_LIMIT, NO_TABLE, UNSEEN, present, seat_view, tables_of
 
+SILENCED = f"The host has muted you at this table. {UNSEEN}"
 PlayerId = Annotated[str, Parameter(max_length=64, description="the muted player's id")]
 
 
@@ -33,7 +34,16 @@ class TalkController(Controller):
     @post(
         "/{code:str}/chat",
         status_code=204,
-        responses=problems(*WRITE, 429),
+        responses=problems(
+            *WRITE,
+            429,
+            why={
+                403: SILENCED,
+                404: NO_TABLE,
+                422: "`text` is blank, too long, or holds a character a chat line can't "
+                "(its `pattern` says which).",
+            },
+        ),
         security=SIGNED_IN,
         guards=[limited("chat_per_player")],
     )
@@ -52,7 +62,7 @@ class TalkController(Controller):
     @post(
         "/{code:str}/reactions",
         status_code=204,
-        responses=problems(*WRITE, 429),
+        responses=problems(*WRITE, 429, why={403: SILENCED, 404: NO_TABLE}),
         security=SIGNED_IN,
         guards=[limited("reactions_per_player")],
     )
@@ -71,7 +81,15 @@ class TalkController(Controller):
     @post(
         "/{code:str}/mutes",
         status_code=200,
-        responses=problems(*WRITE, 429),
+        responses=problems(
+            *WRITE,
+            429,
+            why={
+                403: "Only the host may mute someone.",
+                404: "No table has this code, or no player this id.",
+                409: "`player` is you, or muted already.",
+            },
+        ),
         security=SIGNED_IN,
         guards=[HOST_LIMIT],
     )
@@ -93,7 +111,15 @@ class TalkController(Controller):
     @delete(
         "/{code:str}/mutes/{target:str}",
         status_code=200,
-        responses=problems(*WRITE, 429),
+        responses=problems(
+            *WRITE,
+            429,
+            why={
+                403: "Only the host may unmute someone.",
+                404: NO_TABLE,
+                409: "`target` isn't muted at this table.",
+            },
+        ),
         security=SIGNED_IN,
         guards=[HOST_LIMIT],
     )

@@ -34,7 +34,20 @@ class TransparencyController(Controller):
         tree = await services.public_log.tree()
         return tree_head(services.signer, tree, tree.size)
 
-    @get("/games/{code:str}", responses=problems(400, 404, 500))
+    @get(
+        "/games/{code:str}",
+        responses=problems(
+            400,
+            404,
+            422,
+            500,
+            why={
+                404: "The game isn't in the public log: no such table, not won yet, or won "
+                "a moment ago and not added yet.",
+                422: "`code` isn't a table code.",
+            },
+        ),
+    )
     async def game(self, request: Request, code: FromPath[Code]) -> Inclusion:
         """Table `code`'s final head, its place in the public log, and the proof that the
         signed tree head given with it includes it. A game is added a moment after it is won:
@@ -50,7 +63,18 @@ class TransparencyController(Controller):
         head = tree_head(services.signer, tree, tree.size)
         return Inclusion(code, seq, hash_, index, head, proof)
 
-    @get("/consistency", responses=problems(400, 422, 500))
+    @get(
+        "/consistency",
+        responses=problems(
+            400,
+            422,
+            500,
+            why={
+                422: "Not `first` <= `second` <= the games in the log now (`field` names the "
+                "one out of line), or a size isn't a whole number.",
+            },
+        ),
+    )
     async def consistency(self, request: Request, first: Size, second: Size) -> Consistency:
         """That the tree of the first `first` games is where the tree of `second` began: both
         signed, and the proof between them."""

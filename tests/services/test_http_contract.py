@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import logging
+import re
 import socket
 import time
 
 import httpx
+import jsonschema
 import psycopg
 import pytest
 from http_kit import Server
@@ -153,13 +155,55 @@ def test_refusals_name_the_field(api):
     assert assert_problem(huge, 413)["title"] == "Request body too large"
 
 
-def test_strings_and_floats_are_not_whole_numbers(api):
+def test_strings_and_fractions_are_not_whole_numbers_but_1_0_is(api):
+    """JSON has one kind of number and JSON Schema counts 1.0 as an integer, so a client
+    (or a fuzzer) that writes a seat as 1.0 sits in seat 1; "1", true and 1.5 are refused."""
     ada = api.player("Ada")
-    for seat in ("1", 1.0, True):
+    for seat in ("1", 1.5, True):
         refused = ada.request("POST", "/api/tables", json={"code": "SEATS", "seat": seat})
         assert_problem(refused, 422, "seat")
-    assert ada.ok("POST", "/api/tables", json={"code": "SEATS", "seat": 1})["you"] == 1
+    assert ada.ok("POST", "/api/tables", json={"code": "SEATS", "seat": 1.0})["you"] == 1
     assert_problem(ada.move("SEATS", {"type": "pass", "seq": "2"}), 422, "seq")
+    assert_problem(ada.move("SEATS", {"type": "pass", "seq": 1e300}), 422, "seq")
+
+
+def _valid(schema: dict, name: str, body: object) -> bool:
+    """Whether `body` is what the document's component `name` allows."""
+    document = {**schema, "$ref": f"#/components/schemas/{name}"}
+    return jsonschema.Draft202012Validator(document).is_valid(body)
+
+
+def test_what_the_schema_allows_the_server_takes_and_what_it_refuses_it_refuses(api, schema):
+    """The rules the fuzzer found the schema silent on, each tried both ways: the body the
+    document allows is taken, the one it doesn't is refused."""
+    ada = api.player("Ada")
+    ada.ok("POST", "/api/tables", json={"code": "TALK"})
+    seed = "ab" * 32
+    tried = [
+        ("NewTable", "/api/tables", {"seed": seed, "commitment": seed}),
+        ("NewTable", "/api/tables", {"seed": seed, "commitment": None}),
+        ("NewPlayer", "/api/players", {"name": "Bel", "password": "pass\x07word"}),
+        ("NewPlayer", "/api/players", {"name": "Cy", "password": "pass word"}),
+        ("MuteBody", "/api/tables/TALK/mutes", {"player": "x\x1b"}),
+    ] + [
+        ("ChatBody", "/api/tables/TALK/chat", {"text": text})
+        for text in ("hi", "  ", "\u3000x", "a\u202eb", "\ufeff")  # 5: chat is limited
+    ]
+    for name, path, body in tried:
+        status = ada.request("POST", path, json=body).status_code
+        assert _valid(schema, name, body) == (status not in (400, 422)), (path, body, status)
+    for path in ("/api/tables/TALK/again", "/api/tables/TALK/seats/1"):
+        operation = schema["paths"][path.replace("TALK", "{code}").replace("/1", "/{seat}")]
+        assert operation["post"]["requestBody"]["required"] is False, path
+    moves = schema["paths"]["/api/tables/{code}/moves"]["post"]
+    key = next(p for p in moves["parameters"] if p["name"] == "Idempotency-Key")
+    assert not re.match(key["schema"]["pattern"], "k\x7f") and re.match(
+        key["schema"]["pattern"], "k"
+    )
+    assert not _valid(schema, "PassMove", {"type": "pass", "seq": -1})
+    unmute = schema["paths"]["/api/tables/{code}/mutes/{target}"]["delete"]["parameters"]
+    target = next(p for p in unmute if p["name"] == "target")
+    assert not re.match(target["schema"]["pattern"], "a\x19b")
 
 
 def test_head_wherever_get_and_allow_matches_the_routes(api):
@@ -283,3 +327,40 @@ def test_health_says_degraded_while_no_bot_worker_is_alive(database_url, redis_u
             working = httpx.get(f"{url}/api/health").json()
             assert working == {"status": "ok", "database": "ok", "broker": "ok", "workers": 1}
         assert httpx.get(f"{url}/api/health").json()["workers"] == 0
+
+
+def test_an_illegal_move_is_refused_with_the_legal_ones(api):
+    ada = api.player("Ada")
+    commitment = "a" * 64
+    code = ada.ok("POST", "/api/tables", json={"code": "LEGAL", "commitment": commitment})["code"]
+    ada.ok("POST", f"/api/tables/{code}/start")
+    # Not the seed committed to: against the rules.
+    body = assert_problem(ada.move(code, {"type": "reveal", "seed": "b" * 64}), 422, "seed")
+    assert body["legal"] == {"reveal": {"commitment": commitment}, "withhold": {}}
+
+
+def test_the_schema_describes_what_clients_got_stuck_on(schema):
+    schemas = schema["components"]["schemas"]
+    events = schema["paths"]["/api/tables/{code}/events"]["get"]["responses"]["200"]
+    frames = events["content"]["text/event-stream"]["schema"]["oneOf"]
+    names = {_resolve(schema, f)["properties"]["event"]["enum"][0] for f in frames}
+    assert names == {"view", "chat", "reaction", "banned"}
+    assert _resolve(schema, schemas["SignedView"]["properties"]["can"])["title"] == "Can"
+    assert set(schemas["Can"]["properties"]) >= {"play", "pass", "reveal", "deal"}
+    signup = schema["paths"]["/api/players"]["post"]["responses"]
+    assert "taken" in signup["409"]["description"]
+    for path, _method, operation in _operations(schema):
+        for parameter in operation.get("parameters", []):
+            if parameter["name"] == "code":
+                assert parameter["schema"]["pattern"] == "^[A-Za-z0-9-]{4,32}$", path
+        body = operation.get("requestBody", {}).get("content", {}).get("application/json")
+        if body:
+            for ref in _resolve(schema, body["schema"]).get("oneOf", [body["schema"]]):
+                member = _resolve(schema, ref)
+                if "$ref" in ref:
+                    assert member.get("additionalProperties") is False, (path, ref)
+    assert {"bearer": []} in schema["paths"]["/api/sessions/logout"]["post"]["security"]
+    assert {} in schema["paths"]["/api/sessions/logout"]["post"]["security"]
+    links = schema["paths"]["/api/tables"]["post"]["responses"]["201"]["links"]
+    assert links["ApiTablesCodeMovesMove"]["parameters"] == {"code": "$response.body#/code"}
+    assert "legal" in schemas["ProblemBody"]["properties"]

@@ -170,7 +170,7 @@ def test_the_host_mutes_and_a_muted_player_is_refused_with_403(api, room):
     assert (
         "yourself"
         in problem(
-            ada.request("POST", f"/api/tables/{code}/mutes", json={"player": ada.id}), 422, "player"
+            ada.request("POST", f"/api/tables/{code}/mutes", json={"player": ada.id}), 409, "player"
         )["detail"]
     )
     nobody = ada.request("POST", f"/api/tables/{code}/mutes", json={"player": "f" * 32})
