@@ -9,7 +9,6 @@ turns at it are shared out by address (`infra.fairness`), so a flood of them del
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import os
 import secrets
@@ -83,11 +82,8 @@ HASH_PER_NAME = 2
 HASH_WAITING = 8 * HASH_PROCESSES
 
 
-_hashing = background.pool(HASH_PROCESSES, HASH_NICENESS)
-
-
-async def _off_loop(fn, *args):
-    return await asyncio.get_running_loop().run_in_executor(_hashing, fn, *args)
+_hashing = background.Pool(HASH_PROCESSES, HASH_NICENESS)
+_off_loop = _hashing.run
 
 
 def _hash(password: str, name: str) -> str:

@@ -15,8 +15,6 @@ table in a migration, and the next rebuild (or the live follower) reviews them a
 
 from __future__ import annotations
 
-import asyncio
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import msgspec
@@ -68,15 +66,13 @@ class Reviews:
         )
         self.catch_up = self.follower.catch_up
         self.behind = self.follower.behind
-        self._solving: ProcessPoolExecutor | None = None  # started at the first hand to review
+        self._solving = background.Pool(1, SOLVING_NICENESS)  # started at the first hand to review
 
     def close(self) -> None:
         """Stop the solving process, if one was started. A process that multiprocessing
         started must do so before it ends: its own exit closes the queues the pool would stop
         its process through, and waits for it for ever."""
-        if self._solving is not None:
-            self._solving.shutdown()
-            self._solving = None
+        self._solving.shutdown()
 
     async def review_some(self) -> int:
         """A worker's wake-up: unless this process is reviewing already, up to PORTION more
@@ -121,12 +117,7 @@ class Reviews:
         # of the GIL held up the worker's event loop and Dramatiq's threads: with bots at
         # 1,000 tables, their moves came late by 56-70% of their think time at p95, against
         # 18% with no reviews at all (docs/scaling.md).
-        if self._solving is None:
-            self._solving = background.pool(1, SOLVING_NICENESS)
-        loop = asyncio.get_running_loop()
-        rows = await loop.run_in_executor(
-            self._solving, _reviewed_all, logs, by_table, ends, before
-        )
+        rows = await self._solving.run(_reviewed_all, logs, by_table, ends, before)
         await conn.execute(hand_reviews.insert(), rows)
 
     @staticmethod

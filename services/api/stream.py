@@ -50,6 +50,10 @@ KEEP_ALIVE = 15.0
 POLL = 5.0
 # Items (states and lines of talk) a feed keeps, so a stream resumed within them reads no log.
 RECENT = 64
+# A feed outlives its last watcher this long: a stream that reconnects (a page reloaded, a
+# resume) finds it still reading, and a crowd opening and closing streams on one table doesn't
+# start and stop a reader each time (each stopped mid-read cost a database connection).
+LINGER = 10.0
 TICKS = 5  # the feeds' clock ticks this many times in their shortest wait (poll or nudge)
 BACKLOG = 32  # items a watcher may fall behind before it is resynced to the newest
 STALL = StreamLimits().stall_seconds  # one write blocked this long drops its stream
@@ -171,6 +175,7 @@ class Feed:
         self.recent: deque[Item] = deque([state], maxlen=RECENT)
         self.watchers: set[Watcher] = set()
         self.task: asyncio.Task[None] | None = None
+        self.left: float | None = None  # when its last watcher went, by the loop's clock
         self.due = 0.0  # when the feed's wait for a ring should end, by the loop's clock
         self._wake: Wake | None = None
         self._tables: dict[int, bytes] = {}  # `table_json` by seq
@@ -348,22 +353,28 @@ class Feeds:
                     self._clock = asyncio.create_task(self._keep_time())
         watcher = Watcher()
         feed.watchers.add(watcher)
+        feed.left = None
         try:
             yield feed, watcher
         finally:
             feed.watchers.discard(watcher)
-            if not feed.watchers and self._feeds.get(code) is feed:
-                del self._feeds[code]
-                feed.task.cancel()
+            if not feed.watchers:
+                feed.left = asyncio.get_running_loop().time()
 
     async def _keep_time(self) -> None:
-        """Every tick, end the wait of each feed whose time is up; gone with the last feed."""
+        """Every tick, end the wait of each feed whose time is up, and stop those nobody has
+        watched for LINGER seconds; gone with the last feed."""
         clock = asyncio.get_running_loop().time
         while self._feeds:
             await asyncio.sleep(self._tick)
             now = clock()
-            for feed in self._feeds.values():
-                feed.expire(now)
+            for code, feed in list(self._feeds.items()):
+                if feed.left is not None and now - feed.left > LINGER:
+                    del self._feeds[code]
+                    if feed.task is not None:
+                        feed.task.cancel()
+                else:
+                    feed.expire(now)
         self._clock = None
 
 

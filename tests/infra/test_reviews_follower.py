@@ -63,14 +63,13 @@ async def test_hands_are_solved_beside_this_process_at_a_lower_priority(engine, 
     await append_game(store, "R0", games(1)[0])
     await model.catch_up()
     solving = model._solving
-    assert solving is not None
-    loop = asyncio.get_running_loop()
-    assert await loop.run_in_executor(solving, os.getpid) != os.getpid()
-    niceness = await loop.run_in_executor(solving, os.getpriority, os.PRIO_PROCESS, 0)
+    solver = await solving.run(os.getpid)
+    assert solver != os.getpid()
+    niceness = await solving.run(os.getpriority, os.PRIO_PROCESS, 0)
     assert niceness == min(os.getpriority(os.PRIO_PROCESS, 0) + SOLVING_NICENESS, 19)
     model.close()
-    with pytest.raises(RuntimeError):
-        solving.submit(os.getpid)
+    with pytest.raises(ProcessLookupError):  # stopped with the model
+        os.kill(solver, 0)
 
 
 async def test_a_hand_has_no_review_until_it_is_scored(engine, store):
