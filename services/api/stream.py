@@ -421,14 +421,14 @@ async def _events(
             if services.presence is not None:
                 who = (None, None) if player is None else (player.id, player.name)
                 await stack.enter_async_context(services.presence.watching(code, *who))
-            async for message in _watch(request, code, player, last_id):
+            async for message in _watch(request, code, player, last_id, ticket):
                 yield message
     finally:
         ticket.release()
 
 
 async def _watch(
-    request: Request, code: str, player: Player | None, last_id: int | None
+    request: Request, code: str, player: Player | None, last_id: int | None, ticket: Ticket
 ) -> AsyncIterator[bytes]:
     services = request.app.state.services
     async with services.feeds.subscribe(code) as (feed, watcher):
@@ -447,8 +447,10 @@ async def _watch(
             # between, each a whole view of the table the last one makes old.
             talk = await _talk_since(services.tables, services.heads, feed, code, last_id, current)
             sent = [*talk, current]
-        for item in sent:
-            yield _message(feed, item, player)
+        first = [_message(feed, item, player) for item in sent]
+        ticket.opened()
+        for message in first:
+            yield message
         seq = current.seq
         while True:
             item = await watcher.next()
@@ -492,6 +494,7 @@ class StreamController(Controller):
         address = None if player is not None else await _address(request)
         ticket = gate.admit(code, address, None if player is None else player.id)
         try:
+            await ticket.wait_turn()  # its turn ends with its first frames (_watch)
             # 404, or 403 for who may not watch, before the stream opens; a person back from
             # away is back from here.
             await arrive(request, code, player)

@@ -9,10 +9,16 @@ balancer spreading streams over processes spreads the caps with them.
 
 Signed-in people are capped per player only, never by a table's anonymous cap: spectators
 filling a table can't keep its seated players off their own stream.
+
+Opening a stream is the costly moment (the table read, the talk a resume missed, the first
+view), and a crowd refused together comes back together when its Retry-After runs out: 200
+resumes at once queued a second of work ahead of everyone else's requests. At most OPENING
+streams open at a time; the rest wait their turn, so a burst slows the crowd, not the table.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter
 
 from infra.settings import StreamLimits
@@ -21,16 +27,35 @@ from services.api.problems import Problem
 # A stream frees its place when it closes, which may be any moment: a short wait, and the web
 # client's own back-off (1 s doubling to 15 s) is about as long.
 RETRY_SECONDS = 10
+OPENING = 8
 
 
 class Ticket:
-    """One admitted stream's places in the counts; `release` gives them back, once."""
+    """One admitted stream's places in the counts and its turn to open; `opened` ends the
+    turn and `release` gives everything back, each once."""
 
-    def __init__(self, counts: Counter[tuple[str, str]], places: list[tuple[str, str]]) -> None:
+    def __init__(
+        self,
+        counts: Counter[tuple[str, str]],
+        places: list[tuple[str, str]],
+        turn: asyncio.Semaphore,
+    ) -> None:
         self._counts = counts
         self._places = places
+        self._turn: asyncio.Semaphore | None = None
+        self._turns = turn
+
+    async def wait_turn(self) -> None:
+        await self._turns.acquire()
+        self._turn = self._turns
+
+    def opened(self) -> None:
+        if self._turn is not None:
+            self._turn.release()
+            self._turn = None
 
     def release(self) -> None:
+        self.opened()
         for place in self._places:
             self._counts[place] -= 1
             if self._counts[place] <= 0:
@@ -42,6 +67,7 @@ class StreamGate:
     def __init__(self, limits: StreamLimits) -> None:
         self.limits = limits
         self._counts: Counter[tuple[str, str]] = Counter()
+        self._turns = asyncio.Semaphore(OPENING)
 
     def admit(self, code: str, address: str | None, player: str | None) -> Ticket:
         """A place for one more stream of table `code`, or Problem 429 naming the cap."""
@@ -61,7 +87,7 @@ class StreamGate:
                 raise self._refusal(what, cap, player is None)
         for place, _, _ in caps:
             self._counts[place] += 1
-        return Ticket(self._counts, [place for place, _, _ in caps])
+        return Ticket(self._counts, [place for place, _, _ in caps], self._turns)
 
     @staticmethod
     def _refusal(what: str, cap: int, anonymous: bool) -> Problem:

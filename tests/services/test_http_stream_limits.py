@@ -23,6 +23,7 @@ from domain import deciding, fallback
 from infra.eventstore import EventStore
 from infra.settings import StreamLimits
 from services.api.app import create_app
+from services.api.stream_limits import OPENING, StreamGate
 from services.use_cases import Tables
 
 
@@ -230,3 +231,25 @@ def test_a_client_that_stops_reading_is_dropped(database_url, redis_url):
             play_moves(seated, "STALL", 1, rng)
         silent.close()
     assert app.state.stream_gate._counts == {}
+
+
+@pytest.mark.anyio
+async def test_streams_open_a_few_at_a_time_and_a_refused_one_gives_its_turn_back():
+    """Seen: 200 resumes refused together came back together when their Retry-After ran out,
+    and queued a second of work ahead of a player's moves. Openings take turns."""
+    gate = StreamGate(StreamLimits(anonymous_per_table=100, per_address=100))
+    tickets = [gate.admit("TURNS", f"10.0.0.{n}", None) for n in range(OPENING + 2)]
+    for ticket in tickets[:OPENING]:
+        await ticket.wait_turn()
+    waiting = asyncio.create_task(tickets[OPENING].wait_turn())
+    await asyncio.sleep(0.05)
+    assert not waiting.done()  # every turn is taken
+    tickets[0].opened()  # its first frames went out
+    await asyncio.wait_for(waiting, 1)
+    late = asyncio.create_task(tickets[OPENING + 1].wait_turn())
+    await asyncio.sleep(0.05)
+    assert not late.done()
+    tickets[1].release()  # a stream that ended before its first frames
+    tickets[1].release()
+    await asyncio.wait_for(late, 1)
+    assert gate._turns._value == 0  # released once each, not twice
