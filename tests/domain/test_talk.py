@@ -112,7 +112,7 @@ def test_the_host_mutes_and_unmutes_and_a_muted_player_is_refused():
 def test_only_the_host_mutes_never_themselves_and_never_twice():
     state = table()
     refused(state, cmd.Mute(player="p1", target="p2", name="P2"), NotAllowed)
-    refused(state, cmd.Mute(player="p0", target="p0", name="P0"), IllegalMove)
+    refused(state, cmd.Mute(player="p0", target="p0", name="P0"), Conflict)
     refused(state, cmd.Unmute(player="p0", target="p2"), Conflict)
     state, _ = apply(state, cmd.Mute(player="p0", target="p2", name="P2"))
     refused(state, cmd.Mute(player="p0", target="p2", name="P2"), Conflict)
