@@ -197,7 +197,7 @@ def _seconds(text: str) -> float:
 
 
 def _count(text: str) -> int:
-    if not text.isdigit() or not 1 <= int(text) <= 1_000_000:
+    if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= 1_000_000:
         raise ValueError("expected a whole number from 1 to 1000000")
     return int(text)
 
@@ -261,22 +261,6 @@ def _rate_limits(environ: Mapping[str, str]) -> RateLimits | None:
         if text:
             values[field] = _parse(variable, text, _limit)
     return RateLimits(**values)
-
-
-def _count(text: str) -> int:
-    if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= 1_000_000:
-        raise ValueError("expected a whole number from 1 to 1000000")
-    return int(text)
-
-
-def _seconds(text: str) -> float:
-    try:
-        seconds = float(text)
-    except ValueError:
-        seconds = math.nan
-    if not math.isfinite(seconds) or not 0 < seconds <= 3600:
-        raise ValueError("expected a number of seconds above 0, at most 3600")
-    return seconds
 
 
 def _stream_limits(environ: Mapping[str, str]) -> StreamLimits:
