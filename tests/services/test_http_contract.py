@@ -182,8 +182,12 @@ def test_what_the_schema_allows_the_server_takes_and_what_it_refuses_it_refuses(
     tried = [
         ("NewTable", "/api/tables", {"seed": seed, "commitment": seed}),
         ("NewTable", "/api/tables", {"seed": seed, "commitment": None}),
-        ("NewPlayer", "/api/players", {"name": "Bel", "password": "pass\x07word"}),
-        ("NewPlayer", "/api/players", {"name": "Cy", "password": "pass word"}),
+        (
+            "NewPlayer",
+            "/api/players",
+            {"name": "Bel", "password": "violet harbour\x07under tin rain"},
+        ),
+        ("NewPlayer", "/api/players", {"name": "Cy", "password": "violet harbour under tin rain"}),
         ("MuteBody", "/api/tables/TALK/mutes", {"player": "x\x1b"}),
     ] + [
         ("ChatBody", "/api/tables/TALK/chat", {"text": text})
