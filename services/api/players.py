@@ -62,7 +62,8 @@ class PlayersController(Controller):
             why={
                 409: "The name is taken: registered already, or a look-alike of a registered "
                 "one; sign in with POST /api/sessions or pick another.",
-                422: "`name` breaks the rules for names, or `password` is too short.",
+                422: "`name` breaks the rules for names, or `password` is too short or too "
+                "easy to guess.",
             },
         ),
         guards=[limited("sign_ups_per_address")],
