@@ -1,5 +1,5 @@
-// A player's own options at the table: each helper, and the banners, can be turned off. They
-// are kept in this browser, so what someone turned off stays off after a reload, and they
+// A player's own options at the table: each helper and the banners can be turned off, the
+// your-turn sound on. They are kept in this browser, so a choice outlasts a reload, and they
 // are set on the page's root as data-help-* for the styles that draw the helpers.
 
 import { h } from './dom.js';
@@ -11,7 +11,10 @@ export const OPTIONS = [
   ['partner', 'Say when my partner is winning the trick'],
   ['bower', 'Mark the bowers'],
   ['banners', 'Banners for calls, loners and results'],
+  ['sound', 'A sound when it is my turn'],
 ];
+// Options that stay off until the player turns them on.
+const OFF_UNTIL_ASKED = new Set(['sound']);
 
 function stored() {
   try {
@@ -21,8 +24,8 @@ function stored() {
   }
 }
 
-/** Whether the option is on: every one is, until the player turns it off. */
-export const option = (key) => stored()[key] !== false;
+/** Whether the option is on: as the player last set it, else on (off for OFF_UNTIL_ASKED). */
+export const option = (key) => stored()[key] ?? !OFF_UNTIL_ASKED.has(key);
 
 function show() {
   for (const [key] of OPTIONS) document.documentElement.dataset[`help${key[0].toUpperCase()}${key.slice(1)}`] = option(key) ? 'on' : 'off';
