@@ -143,7 +143,7 @@ def test_a_registered_player_sees_their_rating_change_on_the_game_over_sheet(
     page.click("button[name=open]")
     expect(page.locator("#app")).to_have_attribute("data-view", "room")
     # Registered: the bar leads to her record as well as to the leaderboard.
-    expect(page.locator(".bar-links a")).to_have_text(["Leaderboard", "My record"])
+    expect(page.locator(".bar-links a")).to_have_text(["Rules", "Leaderboard", "My record"])
     code = page.locator(".table-code strong").inner_text()
     page.click("button[name=start]")
     expect(page.locator(GAME)).to_have_attribute("data-status", "playing")
@@ -187,7 +187,7 @@ def test_a_guest_on_a_phone_is_told_why_the_game_was_not_rated(browser, server, 
     code = sign_in_and_open(gus)
     # A guest's bar leads to the leaderboard only: there is no record to keep.
     page.goto("/")
-    expect(page.locator(".bar-links a")).to_have_text(["Leaderboard"])
+    expect(page.locator(".bar-links a")).to_have_text(["Rules", "Leaderboard"])
     page.goto(f"/#/t/{code}")
     page.click("button[name=start]")
     expect(page.locator(GAME)).to_have_attribute("data-status", "playing")
