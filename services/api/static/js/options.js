@@ -1,8 +1,8 @@
 // A player's own options at the table: each helper and the banners can be turned off, the
-// your-turn sound on. They are kept in this browser, so a choice outlasts a reload, and they
+// your-turn sound and the four-colour deck on. They are kept in this browser, so a choice outlasts a reload, and they
 // are set on the page's root as data-help-* for the styles that draw the helpers.
 
-import { h } from './dom.js';
+import { h, suitMark } from './dom.js';
 
 const KEY = 'euchre.options';
 
@@ -12,9 +12,10 @@ export const OPTIONS = [
   ['bower', 'Mark the bowers'],
   ['banners', 'Banners for calls, loners and results'],
   ['sound', 'A sound when it is my turn'],
+  ['four', 'Four-colour deck: diamonds blue, clubs green'],
 ];
 // Options that stay off until the player turns them on.
-const OFF_UNTIL_ASKED = new Set(['sound']);
+const OFF_UNTIL_ASKED = new Set(['sound', 'four']);
 
 function stored() {
   try {
@@ -46,7 +47,7 @@ export function optionsMenu(changed) {
   show();
   const rows = OPTIONS.map(([key, label]) => h('label.option-row', {},
     h('input', { type: 'checkbox', name: `option-${key}`, checked: option(key), onchange: (event) => { set(key, event.target.checked); changed?.(); } }),
-    h('span', {}, label)));
+    h('span', {}, label, key === 'four' ? h('span.suit-preview', { 'aria-hidden': 'true' }, ['S', 'H', 'D', 'C'].map((s) => suitMark(s))) : null)));
   return h('details.bar-menu.options-menu', {}, h('summary', {}, 'Options'),
     h('div.bar-menu-items', { role: 'group', 'aria-label': 'Options' }, rows));
 }

@@ -1,5 +1,6 @@
-"""Your turn, told when the table isn't in front of the player: a chime only once they turn
-sound on, and a mark on the tab's title while the tab is hidden, gone when they come back."""
+"""A player's own options at the table. Their turn, told when the table isn't in front of them:
+a chime only once they turn sound on, and a mark on the tab's title while the tab is hidden,
+gone when they come back. The four-colour deck, off until they turn it on."""
 
 from __future__ import annotations
 
@@ -74,4 +75,30 @@ def test_a_turn_chimes_only_with_sound_on_and_marks_a_hidden_tab(browser, server
     # The choice is kept: after a reload the sound is still on.
     page.reload()
     expect(page.locator("input[name=option-sound]")).to_be_checked()
+    ada.assert_no_errors()
+
+
+def colour(page, selector: str) -> str:
+    return page.eval_on_selector(selector, "e => getComputedStyle(e).color")
+
+
+def test_the_four_colour_deck_is_an_option_off_until_turned_on(browser, server):
+    ada = open_person(browser, server, "Ada")
+    page = ada.page
+    sign_in_and_open(ada)
+    page.click("button[name=start]")
+    wait_for_my_move(ada)
+    page.click(".options-menu summary")
+    preview = ".suit-preview svg.suit-{}"
+    red, black = colour(page, preview.format("H")), colour(page, preview.format("S"))
+    assert colour(page, preview.format("D")) == red and colour(page, preview.format("C")) == black
+
+    page.check("input[name=option-four]")
+    four = {s: colour(page, preview.format(s)) for s in "SHDC"}
+    assert four["H"] == red and four["S"] == black
+    assert len(set(four.values())) == 4, f"four suits, four colours: {four}"
+    # Every card face and inline card on the table takes its suit's colour.
+    for card in page.locator("[data-card]").all():
+        code = card.get_attribute("data-card")
+        assert card.evaluate("e => getComputedStyle(e).color") == four[code[-1]], code
     ada.assert_no_errors()
