@@ -159,9 +159,10 @@ def test_a_registered_player_sees_their_rating_change_on_the_game_over_sheet(
     shot(ada, shots, "01-game-over")
 
     # A new player starts at 450 shown; the line says where she went, by how much, and which
-    # way: up for a win, down for a loss.
-    match = re.fullmatch(r"Rating 450 → (\d+) \(([+−])(\d+)\)", text)
+    # way: up for a win, down for a loss, and why a first rating moves so far.
+    match = re.fullmatch(r"Rating 450 → (\d+) \(([+−])(\d+)\)\n(.+)", text)
     assert match, text
+    assert match[4].startswith("New ratings are provisional: they start low"), text
     after, sign, by = int(match[1]), match[2], int(match[3])
     assert after - 450 == (by if sign == "+" else -by)
     view = httpx.get(f"{server}/api/tables/{code}").json()
