@@ -43,7 +43,7 @@ from projections import talk
 from projections.replay import headed, heads_after, stable_after
 from projections.talk import ChatLine, Said, shown
 from services.api.auth import optional_player
-from services.api.bodies import table_code
+from services.api.bodies import Disconnected, Disconnection, table_code
 from services.api.contract import OPTIONAL, READ, problems
 from services.api.heads import Heads
 from services.api.limits import _address, limited
@@ -90,19 +90,6 @@ class Line:
         """`said`, with the signed head of its own event (`after` is the table after it)."""
         event = "chat" if isinstance(said, ChatLine) else "reaction"
         return cls(said.seq, frame(event, heads.spliced(_encode(said), after), said.seq))
-
-
-class Gone(msgspec.Struct, frozen=True, order=True):
-    seat: int
-    covers_in: float  # seconds until a bot covers the seat, unless a stream opens first
-
-
-class Disconnected(msgspec.Struct, frozen=True):
-    """The people seated at a game under way with no stream open on the table, and the grace
-    they have (docs/euchre.md "Away and back")."""
-
-    seats: list[Gone]
-    grace: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,7 +194,7 @@ class Feed:
         self._tables: dict[int, bytes] = {}  # `table_json` by seq
         self.presence: Notice | None = None  # who is disconnected, as last sent
         self.presence_due = True  # presence changed since the feed last read it
-        self.gone: list[Gone] = []  # as last sent
+        self.gone: list[Disconnection] = []  # as last sent
         self._views: dict[int, dict[int | None, bytes]] = {}  # `view_json` by seq, then seat
 
     async def run(
@@ -277,11 +264,13 @@ class Feed:
         except Exception as error:  # presence never fails what it serves
             log.warning("could not read who is disconnected at %s: %r", self.code, error)
             return
-        gone = sorted(Gone(seated[p], round(left, 1)) for p, left in found.items())
-        if not gone and not self.gone and self.presence is not None:
+        gone = sorted(Disconnection(seated[p], round(left, 1)) for p, left in found.items())
+        if not gone and not self.gone:
             return  # nobody was disconnected, nor is now: nothing to send
         self.gone = gone
-        self.presence = Notice(frame("presence", _encode(Disconnected(gone, presence.grace))))
+        self.presence = Notice(
+            frame("presence", msgspec.json.encode(Disconnected(gone, presence.grace)))
+        )
         for watcher in self.watchers:
             watcher.offer(self.presence, self.state)
 
@@ -531,7 +520,7 @@ async def _watch(
             talk = await _talk_since(services.tables, services.heads, feed, code, last_id, current)
             sent = [*talk, current]
         first = [_message(feed, item, player) for item in sent]
-        if feed.presence is not None:
+        if feed.presence is not None and feed.gone:
             first.append(feed.presence.frame)
         ticket.opened()
         for message in first:
