@@ -10,6 +10,11 @@ Redis, it outlives any one API process, and a person whose stream moves to anoth
 stays present. A flushed Redis makes people look gone for a moment: the next beat of their
 stream, or their next request, brings them back.
 
+Each round that opened or closed someone's stream announces the tables it touched (CHANGED,
+a PostgreSQL notice every API process hears), so the tables' feeds tell everyone watching
+who has no stream open and when a bot covers them (`disconnected`): a closed tab is shown as
+such within a second, not once its grace has run out.
+
 Presence degrades, it never fails what it serves: a write that fails or takes longer than
 WRITE_SECONDS is logged and skipped (the next beat writes it again), so a slow or absent Valkey
 slows no stream and no move, and makes people look gone at worst.
@@ -23,11 +28,13 @@ import logging
 import time
 import uuid
 from collections import Counter
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 
 import redis.asyncio as aioredis
 import redis.exceptions
+from sqlalchemy import func, select
 from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +42,20 @@ GRACE_SECONDS = 20.0
 BEAT_ROUND = 200  # commands in one round trip of a beat
 WRITE_SECONDS = 2.0  # the longest a request's write, or one round of the writer's, may take
 GATHER_SECONDS = 0.05  # the writer lets the streams opening and closing meanwhile join a round
+CHANGED = "euchre_presence_changed"  # the channel a round notifies, with the tables' codes
+
+Announce = Callable[[set[str]], Awaitable[None]]
+
+
+def announcer(engine: AsyncEngine) -> Announce:
+    """Tells every API process (their doorbells listen on CHANGED) whose tables saw a
+    signed-in watcher's stream open or close."""
+
+    async def announce(codes: set[str]) -> None:
+        async with engine.begin() as conn:
+            await conn.execute(select(func.pg_notify(CHANGED, " ".join(sorted(codes)))))
+
+    return announce
 
 
 def namespace(database_url: str) -> str:
@@ -44,8 +65,15 @@ def namespace(database_url: str) -> str:
 
 
 class Presence:
-    def __init__(self, redis: aioredis.Redis, namespace: str, grace: float = GRACE_SECONDS) -> None:
+    def __init__(
+        self,
+        redis: aioredis.Redis,
+        namespace: str,
+        grace: float = GRACE_SECONDS,
+        announce: Announce | None = None,
+    ) -> None:
         self._redis = redis
+        self._announce = announce
         self._namespace = namespace
         self.grace = grace
         self._written: dict[tuple[str, str], float] = {}
@@ -146,6 +174,18 @@ class Presence:
             finally:
                 if done is not None:
                     done.set_result(None)
+            await self._tell({code for code, _ in keys})
+
+    async def _tell(self, codes: set[str]) -> None:
+        """Announce the tables where a signed-in watcher came or went; a notice lost only
+        leaves the others' pages a beat behind (the feeds look again at every poll)."""
+        if not codes or self._announce is None:
+            return
+        try:
+            async with asyncio.timeout(WRITE_SECONDS):
+                await self._announce(codes)
+        except Exception as error:  # presence never fails what it serves
+            log.warning("could not announce comings and goings at %d tables: %r", len(codes), error)
 
     def _watchers(self, code: str) -> str:
         return f"{self._namespace}:watchers:{code}"
@@ -165,6 +205,19 @@ class Presence:
             if float(until) > now:
                 out.append((watcher.decode(), name or None))
         return sorted(out, key=lambda w: (w[1] is None, w[1] or "", w[0]))
+
+    async def disconnected(self, code: str, players: Iterable[str]) -> dict[str, float]:
+        """Those of `players` with no stream open on table `code` in any process, each with
+        the seconds left before the sweeper finds them gone (0 if the grace ran out)."""
+        listed = {w for w, _ in await self.watchers(code)}
+        missing = [p for p in players if p not in listed]
+        if not missing:
+            return {}
+        async with self._redis.pipeline(transaction=False) as pipe:
+            for player in missing:
+                pipe.pttl(self.key(code, player))
+            left = await pipe.execute()
+        return {p: max(0, ms) / 1000 for p, ms in zip(missing, left, strict=True)}
 
     @property
     def _ttl(self) -> int:

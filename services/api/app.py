@@ -24,7 +24,7 @@ from infra.eventstore import EventStore
 from infra.idempotency import Replies
 from infra.lobby import Lobby
 from infra.players import REVOKED, Players
-from infra.presence import Presence, namespace
+from infra.presence import CHANGED, Presence, announcer, namespace
 from infra.ratings import Ratings
 from infra.reviews import Reviews
 from infra.settings import RateLimits, StreamLimits
@@ -130,19 +130,30 @@ def create_app(
             prefix = f"euchre-limits:{make_url(database_url).database}"
             app.state.limiter = Limiter(rate_limits, redis, redis_url, prefix)
         players = Players(engine)
-        async with Doorbell(engine, notices={REVOKED: players.forget}) as doorbell:
+        # Feeds are made below, with the doorbell they listen to.
+        notices = {REVOKED: players.forget, CHANGED: lambda codes: feeds.presence_changed(codes)}
+        async with Doorbell(engine, notices=notices) as doorbell:
 
             async def committed(after: State, events: list[Event], made: float) -> None:
                 feeds.committed(after, events)
                 if on_commit is not None:
                     await on_commit(after, events, made)
 
-            presence = None if redis is None else Presence(redis, namespace(database_url))
+            presence = None
+            if redis is not None:
+                space = namespace(database_url)
+                presence = Presence(redis, space, announce=announcer(engine))
             tables = Tables(store, committed)
             lobby = Lobby(engine, store)
             heads = Heads(signer if sign_heads else None)
             feeds = Feeds(
-                tables, doorbell, heads, stream_poll, keep_alive, stream_limits.stall_seconds
+                tables,
+                doorbell,
+                heads,
+                stream_poll,
+                keep_alive,
+                stream_limits.stall_seconds,
+                presence,
             )
             app.state.services = Services(
                 engine,

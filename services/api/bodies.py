@@ -264,8 +264,31 @@ class BannedEvent(msgspec.Struct):
     data: Gone
 
 
+class Disconnection(msgspec.Struct, frozen=True, order=True):
+    seat: int
+    covers_in: Annotated[
+        float, msgspec.Meta(description="seconds until a bot covers the seat, unless they return")
+    ]
+
+
+class Disconnected(msgspec.Struct, frozen=True):
+    """Who is seated at the game under way, not covered by a bot, with no stream open on the
+    table; `grace`: the seconds a person has from their last stream's end."""
+
+    seats: list[Disconnection]
+    grace: float
+
+
+class PresenceEvent(msgspec.Struct):
+    """`event: presence`, no `id`: who is disconnected, when that changes (and on opening, if
+    anyone is); an empty `seats` when everyone is back."""
+
+    event: Literal["presence"]
+    data: Disconnected
+
+
 # What `GET .../events` sends: one frame per `event:` name (services.api.contract).
-FRAMES = (ViewEvent, ChatEvent, ReactionEvent, BannedEvent)
+FRAMES = (ViewEvent, ChatEvent, ReactionEvent, BannedEvent, PresenceEvent)
 
 
 def move_command(body: msgspec.Struct, seat: int) -> Command:

@@ -6,6 +6,10 @@ fires, in case a ring was lost) and hands each stable state to every watcher, wh
 into their own view. So a hundred browsers on one table cost one query per change. A chat
 line or reaction is the same for everyone: the feed encodes it once and every watcher sends
 those bytes; it makes no new view.
+
+Who at a table has no stream open (`event: presence`) is no fact of the log: the feed reads
+it from presence when a stream of someone signed in opens or closes anywhere (presence's
+CHANGED notice), and at each poll in case a notice was lost, and sends it when it changed.
 """
 
 from __future__ import annotations
@@ -33,12 +37,13 @@ from domain.state import State
 from domain.talk import SAID
 from infra.doorbell import Carried, Doorbell, Wake
 from infra.players import Player
+from infra.presence import Presence
 from infra.settings import StreamLimits
 from projections import talk
 from projections.replay import headed, heads_after, stable_after
 from projections.talk import ChatLine, Said, shown
 from services.api.auth import optional_player
-from services.api.bodies import table_code
+from services.api.bodies import Disconnected, Disconnection, table_code
 from services.api.contract import OPTIONAL, READ, problems
 from services.api.heads import Heads
 from services.api.limits import _address, limited
@@ -91,7 +96,15 @@ class Line:
         return cls(said.seq, frame(event, heads.spliced(_encode(said), after), said.seq))
 
 
-Item = State | Line  # what a watcher sends next: its view of a state, or a line of talk
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """A frame about the table that isn't in its log (who is disconnected): sent as it is."""
+
+    frame: bytes
+
+
+Logged = State | Line  # what the log holds: a state to show as a view, or a line of talk
+Item = Logged | Notice  # what a watcher sends next
 
 
 class Watcher:
@@ -176,19 +189,28 @@ class Feed:
         self.code = code
         self.heads = heads
         self.state = state
-        self.recent: deque[Item] = deque([state], maxlen=RECENT)
+        self.recent: deque[Logged] = deque([state], maxlen=RECENT)
         self.watchers: set[Watcher] = set()
         self.task: asyncio.Task[None] | None = None
         self.left: float | None = None  # when its last watcher went, by the loop's clock
         self.due = 0.0  # when the feed's wait for a ring should end, by the loop's clock
         self._wake: Wake | None = None
         self._tables: dict[int, bytes] = {}  # `table_json` by seq
+        self.presence: Notice | None = None  # who is disconnected, as last sent
+        self.presence_due = True  # presence changed since the feed last read it
+        self.gone: list[Disconnection] = []  # as last sent
         self._views: dict[int, dict[int | None, bytes]] = {}  # `view_json` by seq, then seat
         self._handing: deque[tuple[Item, State | None]] = deque()  # shown, not yet handed out
         self._hander: asyncio.Task[None] | None = None
 
     async def run(
-        self, tables: Tables, doorbell: Doorbell, poll: float, keep_alive: float, stall: int
+        self,
+        tables: Tables,
+        doorbell: Doorbell,
+        poll: float,
+        keep_alive: float,
+        stall: int,
+        presence: Presence | None = None,
     ) -> None:
         """Read the log at each ring, and every `poll` seconds in case one was lost; nudge
         the watchers every half `keep_alive`, and drop those stuck in one write for more
@@ -209,6 +231,9 @@ class Feed:
                     # A batch always ends at a stable state, so the last one is the table now.
                     self._show(shown(records, self.state))
                     tables.remember(self.state)
+                if self.presence_due and presence is not None:
+                    self.presence_due = False
+                    await self._read_presence(presence)
                 self.due = min(poll_at, nudge_at)
                 rung = await wake.wait()
                 now = clock()
@@ -229,8 +254,37 @@ class Feed:
                         read = wake.announced > self.state.seq
                 else:
                     read = now >= poll_at  # not if only the tick woke it
+                    self.presence_due = self.presence_due or read
                 if rung or read:
                     poll_at = now + poll
+
+    async def _read_presence(self, presence: Presence) -> None:
+        """Send who is disconnected, if that changed: the people seated at the game, not
+        covered by a bot, with no stream open. A Redis that fails leaves it as it was."""
+        state = self.state
+        seated = {}
+        if state.status == "playing":
+            seated = {s.player: n for n, s in enumerate(state.seats) if s.player and not s.away}
+        try:
+            found = await presence.disconnected(self.code, seated) if seated else {}
+        except Exception as error:  # presence never fails what it serves
+            log.warning("could not read who is disconnected at %s: %r", self.code, error)
+            return
+        gone = sorted(Disconnection(seated[p], round(left, 1)) for p, left in found.items())
+        if not gone and not self.gone:
+            return  # nobody was disconnected, nor is now: nothing to send
+        self.gone = gone
+        self.presence = Notice(
+            frame("presence", msgspec.json.encode(Disconnected(gone, presence.grace)))
+        )
+        for watcher in self.watchers:
+            watcher.offer(self.presence, self.state)
+
+    def presence_changed(self) -> None:
+        """Someone's stream opened or closed somewhere: look again at once."""
+        self.presence_due = True
+        if self._wake is not None:
+            self._wake.expire()
 
     def expire(self, now: float) -> None:
         if self._wake is not None and now >= self.due:
@@ -266,7 +320,7 @@ class Feed:
 
     def _show(self, items: Iterable[tuple[State, Said | None]]) -> None:
         for state, said in items:
-            item: Item = state if said is None else Line.of(said, state, self.heads)
+            item: Logged = state if said is None else Line.of(said, state, self.heads)
             self.recent.append(item)
             if len(self._tables) > 2 * RECENT:  # now and then, not at every item
                 oldest = self.recent[0].seq
@@ -298,7 +352,7 @@ class Feed:
         finally:
             self._hander = None
 
-    def since(self, seq: int) -> list[Item] | None:
+    def since(self, seq: int) -> list[Logged] | None:
         """The items after `seq`, if this feed still holds them all."""
         if seq < self.recent[0].seq:
             return None
@@ -331,8 +385,10 @@ class Feeds:
         poll: float = POLL,
         keep_alive: float = KEEP_ALIVE,
         stall: float = STALL,
+        presence: Presence | None = None,
     ) -> None:
         self.keep_alive = keep_alive
+        self._presence = presence
         self._stall = max(1, math.ceil(stall / (keep_alive / 2)))  # in nudges
         self.heads = heads
         self._tables = tables
@@ -358,6 +414,15 @@ class Feeds:
             return view_json(state, seat, self.heads.spliced(table_json(state), state))
         return feed.view_json(state, seat)
 
+    def presence_changed(self, codes: str | None) -> None:
+        """Presence's CHANGED notice: the tables (codes, space-separated) where a stream of
+        someone signed in opened or closed, or None where notices may have been missed."""
+        wanted = self._feeds.keys() if codes is None else codes.split()
+        for code in list(wanted):
+            feed = self._feeds.get(code)
+            if feed is not None:
+                feed.presence_changed()
+
     def watching(self, code: str) -> int:
         """How many streams in this process watch `code` now."""
         feed = self._feeds.get(code)
@@ -374,7 +439,14 @@ class Feeds:
                 feed = Feed(code, state, self.heads)
                 self._feeds[code] = feed
                 feed.task = asyncio.create_task(
-                    feed.run(self._tables, self._doorbell, self._poll, self.keep_alive, self._stall)
+                    feed.run(
+                        self._tables,
+                        self._doorbell,
+                        self._poll,
+                        self.keep_alive,
+                        self._stall,
+                        self._presence,
+                    )
                 )
                 if self._clock is None:
                     self._clock = asyncio.create_task(self._keep_time())
@@ -427,7 +499,7 @@ async def _talk_since(
 
 
 def _message(feed: Feed, item: Item, player: Player | None) -> bytes:
-    if isinstance(item, Line):
+    if isinstance(item, Line | Notice):
         return item.frame
     seat = None if player is None else item.seat_of(player.id)
     return frame("view", feed.view_json(item, seat), item.seq)
@@ -477,6 +549,8 @@ async def _watch(
             talk = await _talk_since(services.tables, services.heads, feed, code, last_id, current)
             sent = [*talk, current]
         first = [_message(feed, item, player) for item in sent]
+        if feed.presence is not None and feed.gone:
+            first.append(feed.presence.frame)
         ticket.opened()
         for message in first:
             yield message
@@ -485,6 +559,9 @@ async def _watch(
             item = await watcher.next()
             if item is None:
                 yield KEEP_ALIVE_FRAME
+                continue
+            if isinstance(item, Notice):
+                yield item.frame
                 continue
             if item.seq > seq:
                 seq = item.seq

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import time
 from collections.abc import Awaitable, Callable, Sequence
 
@@ -40,7 +41,11 @@ Behind = Callable[[], Awaitable[bool]]  # a follower's `behind`: has the log got
 
 GRACE_SECONDS = 5.0  # beyond a decision's think time, before its turn counts as lost
 SWEEP_EVERY = 2.0
-PRESENCE_EVERY = 5.0  # how often everyone seated at a game is checked for being gone
+# How often everyone seated at a game is checked for being gone: a person's grace runs out at
+# a moment of its own, and the bot is to cover them then (docs/euchre.md "Away and back"),
+# not up to a sweep or two later. It was 5 s, on top of the 2 s between sweeps: a closed tab
+# was covered 20-27 s after it closed, and only when the page pushed the change at once.
+PRESENCE_EVERY = 1.0
 CANDIDATE_RETRY = 10.0
 SWEEPER_LOCK = 0x7377_6565_7000  # "sweep"
 
@@ -75,7 +80,6 @@ class Sweeper:
         self._wakes = tuple(wakes)
         self._stall = stall
         self._resent: dict[tuple[str, str], float] = {}
-        self._presence_checked = -1e9
 
     async def sweep(self) -> int:
         """Send again every bot turn overdue now; how many were sent."""
@@ -109,10 +113,14 @@ class Sweeper:
         for behind, wake in self._wakes:
             if await behind():
                 wake()
-        if self._presence is not None and now - self._presence_checked >= PRESENCE_EVERY:
-            self._presence_checked = now
-            await self._gone(self._presence)
+        await self.look_for_gone()
         return sent
+
+    async def look_for_gone(self) -> None:
+        """Everyone seated at a game with no stream open and no request for the grace period
+        is away: made every PRESENCE_EVERY seconds between the sweeps, and by each sweep."""
+        if self._presence is not None:
+            await self._gone(self._presence)
 
     async def _timed_out(self) -> None:
         """A person whose own decision has waited past the table's turn limit is away. The
@@ -157,8 +165,6 @@ class Sweeper:
             log.info("the seats kept at %s went to bots", code)
 
     async def _gone(self, presence: Presence) -> None:
-        """Everyone seated at a game with no stream open and no request for the grace period
-        is away."""
         unfinished = await self._activity.unfinished()
         states = [s for code, seq in unfinished if (s := await self._seen(code, seq))]
         seated = {
@@ -209,9 +215,15 @@ class Sweeper:
                         await asyncio.sleep(CANDIDATE_RETRY)
                         continue
                     log.info("this process is the sweeper")
+                    clock = asyncio.get_running_loop().time
+                    swept = -math.inf
                     while True:
-                        await self.sweep()
-                        await asyncio.sleep(every)
+                        if clock() - swept >= every:
+                            swept = clock()
+                            await self.sweep()
+                        else:
+                            await self.look_for_gone()
+                        await asyncio.sleep(min(every, PRESENCE_EVERY))
                         await lock.execute("SELECT 1")  # still holding it: the session is alive
             except asyncio.CancelledError:
                 raise

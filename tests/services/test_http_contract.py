@@ -348,7 +348,7 @@ def test_the_schema_describes_what_clients_got_stuck_on(schema):
     events = schema["paths"]["/api/tables/{code}/events"]["get"]["responses"]["200"]
     frames = events["content"]["text/event-stream"]["schema"]["oneOf"]
     names = {_resolve(schema, f)["properties"]["event"]["enum"][0] for f in frames}
-    assert names == {"view", "chat", "reaction", "banned"}
+    assert names == {"view", "chat", "reaction", "banned", "presence"}
     assert _resolve(schema, schemas["SignedView"]["properties"]["can"])["title"] == "Can"
     assert set(schemas["Can"]["properties"]) >= {"play", "pass", "reveal", "deal"}
     signup = schema["paths"]["/api/players"]["post"]["responses"]

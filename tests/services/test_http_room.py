@@ -192,7 +192,6 @@ def test_the_sweeper_looks_for_the_gone_on_tables_as_seen_unless_the_game_has_mo
     """Every table in play is looked at every few seconds, so a worker's own memory of it
     serves, with no read; one from before the last move the activity knows of is read again
     (here it is from before the game began, when nobody was in play to be gone)."""
-    monkeypatch.setattr(sweeping, "PRESENCE_EVERY", 0.0)  # at every sweep
     people = four(api, "SEEN")
 
     async def sweeps() -> list[int]:

@@ -104,10 +104,12 @@ def test_a_resumed_stream_is_sent_the_talk_it_missed_and_the_table_now(
         whole,
     )
     first: list = []
-    part = read_views(base_url, path, people[1].headers, lambda got: len(got) >= 3, first)
+    views = lambda got: [e for e in got if e.get("event") == "view"]  # noqa: E731
+    part = read_views(base_url, path, people[1].headers, lambda got: len(views(got)) >= 3, first)
     play_moves(people, code, 2, rng)
     part.join(timeout=30)
-    assert [e["event"] for e in first] == ["view"] * 3, first
+    # Who is disconnected (the others play over HTTP alone) is no fact of the log: aside.
+    assert len(views(first)) == len(first) - sum(e.get("event") == "presence" for e in first)
     resume_from = first[-1]["id"]
     play_moves(people, code, 6, rng)
     said = people[2].request("POST", f"/api/tables/{code}/chat", json={"text": "hi"})
@@ -129,7 +131,8 @@ def test_a_resumed_stream_is_sent_the_talk_it_missed_and_the_table_now(
     chat = [e for e in whole if e.get("event") == "chat"]
     now = [e for e in whole if e.get("id") == target["seq"]]
     assert len(chat) == 1 and len(now) == 1
-    assert [e for e in rest if "comment" not in e] == [*chat, *now]
+    logged = [e for e in rest if "comment" not in e and e.get("event") != "presence"]
+    assert logged == [*chat, *now]
     assert json.loads(now[0]["data"])["you"] == 1
     # 12 moves missed, each at least one view the stream that stayed open was sent.
     assert len([e for e in whole if e.get("event") == "view"]) >= 15

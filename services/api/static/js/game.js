@@ -7,9 +7,11 @@ import { Banners } from './banners.js';
 import { cardShort, effectiveSuit } from './cards.js';
 import { drawMoves, statusText } from './dock.js';
 import { Center } from './center.js';
+import { Clocks } from './clocks.js';
 import { h, Parts, sleep } from './dom.js';
 import { drawHand, handKey } from './hand.js';
 import { arrange, handSort, moveCard, setHandSort } from './handorder.js';
+import { drawLeave, leaveKey } from './leave.js';
 import { me } from './me.js';
 import { go, StatusLine } from './nav.js';
 import { drawPlate, plateKey } from './plates.js';
@@ -69,12 +71,19 @@ export class Game {
     // The play as a screen reader hears it: each card, each trick's winner, each hand's score.
     this.toldEl = h('div.sr-only', { role: 'log', 'aria-label': 'The play' });
     this.headingEl = h('h1.sr-only', { tabindex: '-1' }, `The game at table ${ctx.code}`);
+    // The clocks' word to the player whose time runs low.
+    this.noticeEl = h('div.sr-only', { role: 'status', 'aria-live': 'polite' });
+    this.clocks = new Clocks((text) => { this.noticeEl.textContent = text; });
+    this.clocks.attach(this.plates);
+    this.leaveEl = h('div.leave', { hidden: true });
     this.el = h('main.game', {},
       this.headingEl,
       this.toldEl,
+      this.noticeEl,
       h('div.board', {}, this.feltEl, this.railEl),
       h('div.dock', {}, this.status.el, this.movesEl),
       this.handEl,
+      this.leaveEl,
       this.sheetLayer);
     this.el.dataset.motion = 'idle';
   }
@@ -83,11 +92,15 @@ export class Game {
     this.gone = true;
     this.alert.stop();
     clearTimeout(this.dealTimer);
+    this.clocks.destroy();
     this.center.cues.clear();
     this.banners.clear();
   }
 
   plateEl(seat) { return this.plates[seat]; }
+
+  /** The stream's word on who is disconnected (clocks.js). */
+  presence(frame, at) { this.clocks.disconnected(frame, at); }
 
   myTurnToPlay() { return !!this.v?.can?.play; }
 
@@ -107,6 +120,7 @@ export class Game {
     }
     if (v.can?.reveal && !this.revealed) this.reveal(v);
     this.announce(prev, v);
+    this.clocks.update(v);
     this.center.sync(v, prev);
     if (prev && v.hands.length > prev.hands.length && v.outcome) this.tell(scoredWords(v, v.outcome));
     if (v.status === 'over') this.followRatings(v);
@@ -202,6 +216,8 @@ export class Game {
     for (const seat of [0, 1, 2, 3]) {
       if (settled && this.parts.changed(`plate${seat}`, plateKey(v, seat))) drawPlate(this.plates[seat], v, seat);
     }
+    this.clocks.tick();
+    if (this.parts.changed('leave', leaveKey(v))) drawLeave(this.leaveEl, v, this);
     // A plate that grew (a "Called" tag) must not grow under a banner showing below it.
     if (!this.banners.el.hidden) this.placeBanner(this.banners.el);
     if (settled && this.parts.changed('rail', railKey(v))) drawRail(this.railEl, v);

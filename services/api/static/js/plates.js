@@ -1,5 +1,5 @@
 // The four plates round the table: name, dealer mark, tags (Called ♥, Alone, Sitting out),
-// whose turn it is, and how many cards each seat holds.
+// whose turn it is, how many cards each seat holds, and a place for its clock.
 
 import { fill, h, suitMark } from './dom.js';
 import { levelName } from './rules.js';
@@ -43,6 +43,8 @@ export function drawPlate(el, v, seat) {
       mine ? h('span.you', {}, 'You') : null,
       isBot(v, seat) && !s.away ? h('span.botmark', { title: `${levelName(s.bot)} bot` }, 'bot') : null),
     h('div.plate-tags', {}, tags),
+    // Filled by the clocks (clocks.js), which tick between views.
+    h('div.clocks', { hidden: true }),
     mine ? null : h('div.backs', { role: 'img', 'aria-label': `${count} card${count === 1 ? '' : 's'}`, title: `${count} card${count === 1 ? '' : 's'}` },
       Array.from({ length: count }, () => h('span.back-mini')),
       h('span.count', {}, String(count))));

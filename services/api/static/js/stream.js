@@ -1,5 +1,5 @@
-// The table's event stream: the caller's view at once and after every change, and the
-// table's talk (`chat` and `reaction` events) as it is said.
+// The table's event stream: the caller's view at once and after every change, the table's
+// talk (`chat` and `reaction` events) as it is said, and who is disconnected (`presence`).
 //
 // EventSource reconnects by itself and resumes with Last-Event-ID, so nothing is missed while
 // it can. When the browser gives up (the server refused or went away), a fresh stream is
@@ -7,7 +7,7 @@
 
 import { api } from './api.js';
 
-export function watch(code, { onView, onLink, onTalk, onBanned }) {
+export function watch(code, { onView, onLink, onTalk, onBanned, onPresence }) {
   let source = null;
   let stopped = false;
   let timer = null;
@@ -36,6 +36,12 @@ export function watch(code, { onView, onLink, onTalk, onBanned }) {
         onTalk?.(kind, line);
       });
     }
+    // Who at the table has no stream open, and how long before a bot covers them.
+    source.addEventListener('presence', (event) => {
+      let frame;
+      try { frame = JSON.parse(event.data); } catch { return; }
+      onPresence?.(frame);
+    });
     source.addEventListener('open', () => onLink('live'));
     source.addEventListener('error', () => {
       if (stopped) return;

@@ -118,6 +118,7 @@ export function mountTablePage(root, code) {
       const lost = !focus || focus === document.body || body.contains(focus);
       screen?.destroy();
       screen = kind === 'room' ? new Room(ctx) : new Game(ctx);
+      if (presence) screen.presence?.(...presence);
       fill(body, screen.el);
       root.dataset.view = kind;
       // Focus on the view just replaced (or on nothing, the lobby gone) would fall to the
@@ -141,7 +142,10 @@ export function mountTablePage(root, code) {
   }
   const banned = () => shut(missingPage('You’ve been banned from this room.', 'The host asked you to leave: you can’t sit or watch here again.'));
 
-  const streamed = { onView: accept, onLink: setLink, onTalk: (kind, line) => talk.add(kind, line), onBanned: banned };
+  // Who is disconnected, kept for a game screen made after the stream said so.
+  let presence = null;
+  const onPresence = (frame) => { presence = [frame, Date.now()]; screen?.presence?.(...presence); };
+  const streamed = { onView: accept, onLink: setLink, onTalk: (kind, line) => talk.add(kind, line), onBanned: banned, onPresence };
   api.table(code).then(accept, (err) => {
     if (gone) return;
     shut(err.status === 404 ? noTablePage(code) : missingPage('That table can’t be shown', err.message));
