@@ -6,6 +6,7 @@ marked, not a second behind them."""
 from __future__ import annotations
 
 import httpx
+from a11y_kit import AXE_CONTEXT, axe_violations, describe
 from browser_kit import (
     GAME,
     make_move,
@@ -16,7 +17,7 @@ from browser_kit import (
     wait_for_my_move,
 )
 from playwright.sync_api import Page, expect
-from test_web_table import start_with_bots
+from test_web_table import PHONE, start_with_bots
 
 BOTS = ["Tin", "Cog", "Bolt", "Dot"]  # the names the page gives each seat's bot
 DESK = {"viewport": {"width": 1366, "height": 768}}
@@ -62,9 +63,9 @@ def shows_the_trick(page: Page, trick: dict, names: dict[int, str]) -> None:
 
 
 def test_the_last_trick_shows_on_demand_by_key_and_button_to_a_player_and_a_spectator(
-    browser, server
+    browser, server, shots
 ):
-    ada = open_person(browser, server, "Ada", **DESK)
+    ada = open_person(browser, server, "Ada", **DESK, **AXE_CONTEXT)
     page = ada.page
     code = sign_in_and_open(ada)
     start_with_bots(ada)
@@ -86,13 +87,18 @@ def test_the_last_trick_shows_on_demand_by_key_and_button_to_a_player_and_a_spec
     expect(page.locator(".center .slots")).to_have_css("visibility", "visible")
     toggle.click()
     shows_the_trick(page, last, names)
+    page.screenshot(path=str(shots / "01-last-trick.png"))
+    # The button, the trick over the felt and the bids beside it: nothing serious for axe.
+    serious = [v for v in axe_violations(page) if v["impact"] in ("serious", "critical")]
+    assert not serious, describe(serious)
 
     # Someone watching asks for it the same way and sees the same trick, named from their seat.
-    cy = open_person(browser, server, "Cy", **DESK)
+    cy = open_person(browser, server, "Cy", **PHONE)
     cy.page.goto(f"/#/t/{code}")
     expect(cy.page.locator(GAME)).to_have_attribute("data-you", "watching")
     cy.page.keyboard.press("L")
     shows_the_trick(cy.page, last, {0: "Ada", 1: BOTS[1], 2: BOTS[2], 3: BOTS[3]})
+    cy.page.screenshot(path=str(shots / "02-last-trick-phone-spectator.png"))
 
     # Play goes on: Ada's card put down closes it, and the table shows the trick in play.
     seq = ada.state()["seq"]
