@@ -116,6 +116,10 @@ class Recorder(Protocol):
         self, after: Cursor = ..., limit: int = 500, data_of: frozenset[str] | None = None
     ) -> list[RecordedEvent]: ...
 
+    async def read_streams(
+        self, streams: Sequence[str], types: frozenset[str], after: Mapping[str, int] | None = None
+    ) -> dict[str, list[RecordedEvent]]: ...
+
 
 class ConcurrencyConflict(Exception):
     """The stream moved on since the caller read it: decide again on what is there now."""

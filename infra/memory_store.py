@@ -4,6 +4,7 @@ runs the same tests against both), so use cases can be tested fast and without a
 from __future__ import annotations
 
 import bisect
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 
 import msgspec
@@ -96,6 +97,15 @@ class MemoryEventStore:
         if data_of is None:
             return tail
         return [r if r.type in data_of else msgspec.structs.replace(r, data={}) for r in tail]
+
+    async def read_streams(
+        self, streams: Sequence[str], types: frozenset[str], after: Mapping[str, int] | None = None
+    ) -> dict[str, list[RecordedEvent]]:
+        starts = {} if after is None else after
+        return {
+            s: [_copy(r) for r in self._streams.get(s, [])[starts.get(s, 0) :] if r.type in types]
+            for s in streams
+        }
 
 
 def _copy(r: RecordedEvent) -> RecordedEvent:

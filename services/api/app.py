@@ -43,6 +43,7 @@ from services.api.players import LeaderboardController, PlayersController
 from services.api.problems import EXCEPTION_HANDLERS
 from services.api.reviews import ReviewsController
 from services.api.room import RoomController
+from services.api.rules_page import rules
 from services.api.stream import KEEP_ALIVE, POLL, Feeds, StreamController
 from services.api.stream_limits import StreamGate
 from services.api.tables import TablesController
@@ -191,6 +192,7 @@ def create_app(
             KeysController,
             TransparencyController,
             events_schema,
+            rules,
             web,
         ],
         exception_handlers=EXCEPTION_HANDLERS,

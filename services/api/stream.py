@@ -46,6 +46,7 @@ from services.api.room import arrive
 from services.api.stream_limits import StreamGate, Ticket
 from services.use_cases import Tables
 
+SAID_TYPES = frozenset(kind.__name__ for kind in SAID)
 KEEP_ALIVE = 15.0
 POLL = 5.0
 # Items (states and lines of talk) a feed keeps, so a stream resumed within them reads no log.
@@ -58,6 +59,9 @@ TICKS = 5  # the feeds' clock ticks this many times in their shortest wait (poll
 BACKLOG = 32  # items a watcher may fall behind before it is resynced to the newest
 STALL = StreamLimits().stall_seconds  # one write blocked this long drops its stream
 TALK_KEPT = 200  # lines of talk a resumed stream is sent at most: as many as the page keeps
+# Watchers handed an item in one turn of the loop. Each then writes its frame (a send each,
+# about 25 us): 200 spectators handed one move at once held every other request back 5 ms.
+SHARE = 32
 
 
 log = logging.getLogger(__name__)
@@ -180,6 +184,8 @@ class Feed:
         self._wake: Wake | None = None
         self._tables: dict[int, bytes] = {}  # `table_json` by seq
         self._views: dict[int, dict[int | None, bytes]] = {}  # `view_json` by seq, then seat
+        self._handing: deque[tuple[Item, State | None]] = deque()  # shown, not yet handed out
+        self._hander: asyncio.Task[None] | None = None
 
     async def run(
         self, tables: Tables, doorbell: Doorbell, poll: float, keep_alive: float, stall: int
@@ -268,8 +274,29 @@ class Feed:
                     del self._tables[seq]
                     self._views.pop(seq, None)
             self.state = state
-            for watcher in self.watchers:
-                watcher.offer(item, None if said is None else state)
+            newest = None if said is None else state
+            if self._hander is None and len(self.watchers) <= SHARE:
+                for watcher in self.watchers:
+                    watcher.offer(item, newest)
+            else:
+                self._handing.append((item, newest))
+        if self._handing and self._hander is None:
+            self._hander = asyncio.create_task(self._hand_out())
+
+    async def _hand_out(self) -> None:
+        """Hand the shown items to a crowd of watchers SHARE at a time, in order, a turn of
+        the loop between: the requests that came in meanwhile are read between them, so a
+        table's spectators slow its players by a share's sends, not by all of theirs."""
+        try:
+            while self._handing:
+                item, newest = self._handing.popleft()
+                watchers = list(self.watchers)
+                for start in range(0, len(watchers), SHARE):
+                    for watcher in watchers[start : start + SHARE]:
+                        watcher.offer(item, newest)
+                    await asyncio.sleep(0)
+        finally:
+            self._hander = None
 
     def since(self, seq: int) -> list[Item] | None:
         """The items after `seq`, if this feed still holds them all."""
@@ -383,13 +410,15 @@ async def _talk_since(
 ) -> list[Item]:
     """The lines of talk after seq `after` up to `current`, the last TALK_KEPT of them: what a
     resumed stream can't learn from the view of the table now. From the feed where it still
-    holds them all, else from the log, unfolded (a line's head is its own event's)."""
+    holds them all, else from the log's talk alone (a line's head is its own event's): a
+    resume of a long game from its start read and decoded every move to find a few lines."""
     recent = feed.since(after) if current is feed.state else None
     if recent is not None:
         lines: list[Item] = [i for i in recent if isinstance(i, Line)]
     else:
         lines = []
-        for record in await tables.store.read(code, after_seq=after):
+        found = await tables.store.read_streams([code], SAID_TYPES, {code: after})
+        for record in found[code]:
             event = to_event(record.type, record.data)
             if isinstance(event, SAID) and record.seq <= current.seq:
                 line = talk.said(record.seq, record.at, event)

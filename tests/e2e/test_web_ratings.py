@@ -143,7 +143,7 @@ def test_a_registered_player_sees_their_rating_change_on_the_game_over_sheet(
     page.click("button[name=open]")
     expect(page.locator("#app")).to_have_attribute("data-view", "room")
     # Registered: the bar leads to her record as well as to the leaderboard.
-    expect(page.locator(".bar-links a")).to_have_text(["Leaderboard", "My record"])
+    expect(page.locator(".bar-links a")).to_have_text(["Rules", "Leaderboard", "My record"])
     code = page.locator(".table-code strong").inner_text()
     page.click("button[name=start]")
     expect(page.locator(GAME)).to_have_attribute("data-status", "playing")
@@ -159,9 +159,10 @@ def test_a_registered_player_sees_their_rating_change_on_the_game_over_sheet(
     shot(ada, shots, "01-game-over")
 
     # A new player starts at 450 shown; the line says where she went, by how much, and which
-    # way: up for a win, down for a loss.
-    match = re.fullmatch(r"Rating 450 → (\d+) \(([+−])(\d+)\)", text)
+    # way: up for a win, down for a loss, and why a first rating moves so far.
+    match = re.fullmatch(r"Rating 450 → (\d+) \(([+−])(\d+)\)\n(.+)", text)
     assert match, text
+    assert match[4].startswith("New ratings are provisional: they start low"), text
     after, sign, by = int(match[1]), match[2], int(match[3])
     assert after - 450 == (by if sign == "+" else -by)
     view = httpx.get(f"{server}/api/tables/{code}").json()
@@ -187,7 +188,7 @@ def test_a_guest_on_a_phone_is_told_why_the_game_was_not_rated(browser, server, 
     code = sign_in_and_open(gus)
     # A guest's bar leads to the leaderboard only: there is no record to keep.
     page.goto("/")
-    expect(page.locator(".bar-links a")).to_have_text(["Leaderboard"])
+    expect(page.locator(".bar-links a")).to_have_text(["Rules", "Leaderboard"])
     page.goto(f"/#/t/{code}")
     page.click("button[name=start]")
     expect(page.locator(GAME)).to_have_attribute("data-status", "playing")

@@ -64,10 +64,12 @@ def test_a_finished_games_record_shows_each_deal_its_check_its_head_and_its_log(
     expect(page.locator(".record h1")).to_have_text(f"Table {code}")
     expect(page.locator(".record-team.won")).to_have_attribute("data-team", str(view["winner"]))
 
-    # The check, in words, marked in words; the head, as the view and the log's last line say.
+    # The check, in words, marked in words; the head, as the view and the log's last line say,
+    # folded away with the rest of what an auditor reads.
     audit = page.locator(".record-audit")
     expect(audit).to_have_attribute("data-verified", "yes")
-    expect(audit.locator(".verdict strong")).to_have_text("Verified")
+    expect(audit.locator(".verdict strong")).to_have_text("This game’s record checks out")
+    audit.locator("summary").click()
     expect(audit.locator(".verdict-words")).to_have_text(verdict["summary"])
     expect(audit).to_contain_text("Keep this: if the stored log is ever edited, it won’t end here")
     head = audit.locator(".head").inner_text()
@@ -158,7 +160,7 @@ def test_a_finished_games_record_shows_each_deal_its_check_its_head_and_its_log(
         )
     page.reload()
     expect(audit).to_have_attribute("data-verified", "no")
-    expect(audit.locator(".verdict strong")).to_have_text("Not verified")
+    expect(audit.locator(".verdict strong")).to_have_text("This game’s record fails its check")
     expect(audit.locator(".verdict-problem[data-seq]")).to_have_attribute(
         "data-seq", str(scored["seq"])
     )

@@ -44,15 +44,16 @@ def test_the_host_chooses_a_partner_locks_the_room_and_bans(browser, server, sho
     expect(ada.page.locator(".seat-card[data-seat='2'] .occupant")).to_have_text("Bo")
     expect(bo.page.locator(".seat-card[data-seat='2']")).to_have_attribute("data-state", "me")
 
-    # Locked: a third person is told, and can't sit.
+    # Locked: a third person is told they may only watch, and offered no name box or seat.
     ada.page.click("button[name=lock]")
     expect(ada.page.locator("button[name=lock]")).to_have_text("Unlock the room")
     cy = open_person(browser, server, "Cy", **DESK)
     cy.page.goto(link)
     expect(cy.page.locator(".room-status")).to_contain_text("locked")
-    cy.page.fill("input[name=name]", "Cy")
-    cy.page.click(".seat-card[data-seat='1'] [data-action=sit]")
-    expect(cy.page.locator(".room-status")).to_contain_text("locked")
+    expect(cy.page.locator(".room-status")).to_contain_text("You can watch the game")
+    expect(cy.page.locator("input[name=name]")).to_be_hidden()
+    expect(cy.page.get_by_text("Pick a name to sit down")).to_have_count(0)
+    expect(cy.page.locator("[data-action=sit]")).to_have_count(0)
     expect(cy.page.locator(".seat-card[data-seat='1']")).to_have_attribute("data-state", "empty")
 
     # Banned: Bo's seat goes to a bot and his page says why.
@@ -197,7 +198,7 @@ def test_seeds_stay_in_each_browser_until_the_start_and_one_withheld_is_left_out
     expect(ada.page.locator(".seat-card[data-seat='1'] .occupant")).to_have_text("Bo")
     for person, seat in ((ada, 0), (bo, 1)):
         label = person.page.locator(f".seat-card[data-seat='{seat}'] .seed")
-        expect(label).to_have_text("Your seed is sealed")
+        expect(label.locator("summary")).to_have_text("Your share of the shuffle is sealed")
     own = "c7" * 32
     with httpx.Client(base_url=server) as cy:
         token = cy.post("/api/players", json={"name": "Cy"}).json()["token"]

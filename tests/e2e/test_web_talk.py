@@ -76,3 +76,35 @@ def test_a_line_and_a_reaction_from_one_page_arrive_live_on_the_other(browser, s
 
 def bo_id(person) -> str:
     return person.page.evaluate("JSON.parse(localStorage.getItem('euchre:me')).id")
+
+
+def test_a_paste_longer_than_a_message_is_kept_whole_and_the_limit_said(browser, server, shots):
+    """A 5,000-character paste isn't cut to 500 behind the player's back: the box keeps it
+    all, a status line (announced) says the limit and the count, and nothing is sent until
+    it is short enough."""
+    ada = open_person(browser, server, "Ada", viewport={"width": 1100, "height": 760})
+    page = ada.page
+    sign_in_and_open(ada)
+    page.click(".talk-toggle")
+    box = page.locator(".talk-input")
+    box.focus()
+    page.keyboard.insert_text("la " * 1666 + "la")  # 5,000 characters, as a paste puts them
+    expect(box).to_have_value("la " * 1666 + "la")
+    limit = page.locator(".talk-limit")
+    expect(limit).to_have_attribute("role", "status")
+    expect(limit).to_have_text(
+        "Messages are at most 500 characters; this one has 5,000. Shorten it to send."
+    )
+    expect(box).to_have_attribute("aria-invalid", "true")
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(300)
+    expect(page.locator(".talk-line")).to_have_count(0)
+    shot(ada, shots, "01-too-long", still=False)
+
+    # Cut to 500 by the player: it goes, and the warning goes with it.
+    box.fill("la " * 166 + "la")
+    expect(limit).to_have_text("")
+    page.keyboard.press("Enter")
+    expect(page.locator(".talk-line .talk-text")).to_have_text("la " * 166 + "la")
+    expect(box).to_have_value("")
+    ada.assert_no_errors()

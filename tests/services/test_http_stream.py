@@ -201,6 +201,30 @@ def test_a_watcher_waits_in_its_readers_own_task_with_no_timer():
     asyncio.run(wait())
 
 
+def test_a_crowd_is_handed_each_state_a_share_at_a_time_in_order_with_requests_between():
+    """200 spectators handed a move at once held a player's request back for all their sends:
+    each turn of the loop hands a state to SHARE of them at most, so what came in meanwhile
+    runs between; every watcher still gets every state, in order."""
+
+    async def run() -> None:
+        feed = stream.Feed("T", State(seq=1), HEADS)
+        watchers = [stream.Watcher() for _ in range(7 * stream.SHARE + 3)]
+        feed.watchers.update(watchers)
+        handed: list[int] = []  # how many watchers held the newest state, at each turn
+        feed._show([(State(seq=2), None), (State(seq=3), None)])
+        feed._show([(State(seq=4), None)])
+        while feed._hander is not None:
+            await asyncio.sleep(0)  # a request's step, between the shares
+            handed.append(sum(w.queue.qsize() for w in watchers))
+        steps = [b - a for a, b in zip([0, *handed], handed, strict=False)]
+        assert max(steps) <= stream.SHARE
+        assert len(handed) >= 3 * len(watchers) // stream.SHARE
+        for w in watchers:
+            assert [w.queue.get_nowait().seq for _ in range(3)] == [2, 3, 4]
+
+    asyncio.run(run())
+
+
 def test_feeds_share_one_clock_and_read_on_it_when_a_ring_is_lost():
     """Each feed's wait for a ring ends at its poll time by the feeds' one clock: twenty
     waiting feeds hold one timer, and a move whose ring never came is read on time."""

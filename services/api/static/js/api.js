@@ -88,6 +88,7 @@ export const api = {
   signIn: (name, password) => call('POST', '/api/sessions', { name, password }),
   whoAmI: () => call('GET', '/api/players/me'),
   player: (id) => call('GET', `/api/players/${encodeURIComponent(id)}`),
+  rules: () => call('GET', '/api/rules'),
   leaderboard: (offset, limit) => call('GET', `/api/leaderboard?limit=${limit}&offset=${offset}`),
   logout: () => call('POST', '/api/sessions/logout'),
   waiting: (before) => call('GET', before ? `/api/tables?before=${before}` : '/api/tables'),

@@ -58,7 +58,7 @@ export const isRed = (suit) => suit === 'H' || suit === 'D';
 
 /** A suit mark drawn from the page's SVG symbols, coloured by the suit. */
 export function suitMark(suit, cls = '') {
-  const svg = h('svg', { class: `suit ${isRed(suit) ? 'red' : 'black'} ${cls}`.trim(), viewBox: '0 0 100 100', role: 'img', 'aria-label': SUIT_NAMES[suit] });
+  const svg = h('svg', { class: `suit ${isRed(suit) ? 'red' : 'black'} suit-${suit} ${cls}`.trim(), viewBox: '0 0 100 100', role: 'img', 'aria-label': SUIT_NAMES[suit] });
   svg.append(h('use', { href: `#suit-${suit}` }));
   return svg;
 }

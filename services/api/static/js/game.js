@@ -1,6 +1,7 @@
 // The table during a game: plates, the trick, the rail, your hand and the dock of moves,
 // banners and the result sheet. Each part redraws only when what it shows has changed.
 
+import { TurnAlert } from './alert.js';
 import { api } from './api.js';
 import { Banners } from './banners.js';
 import { cardShort, effectiveSuit } from './cards.js';
@@ -50,6 +51,7 @@ export class Game {
     this.ratingsLate = false;
     this.reviews = new Map(); // hand_no: its review, or null once it was late
     this.gone = false;
+    this.alert = new TurnAlert();
 
     this.plates = [0, 1, 2, 3].map(() => h('div.plate'));
     this.center = new Center(this);
@@ -79,6 +81,7 @@ export class Game {
 
   destroy() {
     this.gone = true;
+    this.alert.stop();
     clearTimeout(this.dealTimer);
     this.center.cues.clear();
     this.banners.clear();
@@ -197,6 +200,7 @@ export class Game {
       pending: this.pending ? 'yes' : 'no',
       trick: v.trick.map((p) => p.card).join(' '),
     });
+    this.alert.update(mine && !held);
     for (const seat of [0, 1, 2, 3]) {
       if (settled && this.parts.changed(`plate${seat}`, plateKey(at, seat))) drawPlate(this.plates[seat], at, seat);
     }

@@ -58,10 +58,12 @@ export function mountLobby(root) {
   };
 
   /** Make sure we are a player; a name typed in the box becomes one, registered with a
-   * password. Signing in from the box is `returning`; opening a table is likelier a first visit. */
-  const ensurePlayer = async (returning = false) => {
+   * password. Signing in from the box is `returning`; opening a table is likelier a first visit.
+   * `anyName` lets a first visit with the box empty play at once, as a guest named for them. */
+  const ensurePlayer = async (returning = false, anyName = false) => {
     if (me()) return me();
     const name = nameInput.value.trim();
+    if (!name && anyName && !passwordInput.value) return becomeGuest();
     if (!name) {
       nameInput.focus();
       throw new Error('Type a name first, so the table knows who you are.');
@@ -72,6 +74,19 @@ export function mountLobby(root) {
       throw new Error('A password has 8 characters or more; leave it empty to play as a guest.');
     }
     return becomePlayer(name, password, returning);
+  };
+
+  /** A guest named "Guest 4821": a name is anyone's until registered, so another guest's
+   * namesake is no clash; one that a registered name looks like is (409), so pick again. */
+  const becomeGuest = async () => {
+    for (let tries = 0; ; tries += 1) {
+      const name = `Guest ${1000 + Math.floor(Math.random() * 9000)}`;
+      try {
+        return await becomePlayer(name);
+      } catch (err) {
+        if (err.status !== 409 || tries >= 4) throw err;
+      }
+    }
   };
 
   // ---- open a table
@@ -86,8 +101,21 @@ export function mountLobby(root) {
   const ruleRows = HOUSE_RULES.map((r) => row(r.label, r.hint,
     segmented(`rule-${r.key}`, r.choices, rules[r.key], (value) => { rules[r.key] = value; }, { 'data-rule': r.key }),
     { 'data-rule': r.key }));
+  // The bots' level is one choice shown twice: beside "Play bots now", and with the house
+  // rules of a table to open. Picking it in one place picks it in both.
+  const levelPickers = [];
+  const pickLevel = (value) => {
+    level = value;
+    for (const group of levelPickers) group.querySelector(`input[value=${value}]`).checked = true;
+  };
+  const levelPicker = (name, label) => {
+    const group = segmented(name, LEVELS, level, pickLevel);
+    group.setAttribute('aria-label', label);
+    levelPickers.push(group);
+    return group;
+  };
   const levelRow = row('Bots', 'They fill every seat nobody takes.',
-    segmented('bot-level', LEVELS, level, (value) => { level = value; }), { 'data-rule': 'bots' });
+    levelPicker('bot-level', 'Bots at the table you open'), { 'data-rule': 'bots' });
   const codeInput = h('input', { name: 'new-code', maxlength: 32, placeholder: 'Optional, e.g. FAMILY-1', 'aria-label': 'Table code (optional)', autocapitalize: 'characters', spellcheck: 'false' });
   const openButton = h('button.primary.big', { type: 'submit', name: 'open' }, 'Open a table');
   const openForm = h('form.card-panel.open', {
@@ -114,15 +142,17 @@ export function mountLobby(root) {
   h('label.field.inline', {}, h('span', {}, 'Table code'), codeInput),
   openButton);
 
-  // ---- one click to a game: a table of bots at the level and house rules chosen below,
-  // started at once, for whoever just wants to play.
+  // ---- one click to a game: a table of bots at the level chosen beside the button and the
+  // house rules under "Open a table", started at once, for whoever just wants to play: a
+  // first visit needs no name for it.
   const playButton = h('button.primary.big', {
     type: 'button',
     name: 'play-bots',
     onclick: async () => {
       playButton.disabled = true;
       try {
-        await ensurePlayer();
+        await ensurePlayer(false, true);
+        drawWho();
         const view = await api.open({ settings: { ...rules }, bots: level });
         await api.start(view.code);
         go(`/t/${view.code}`);
@@ -197,7 +227,9 @@ export function mountLobby(root) {
       h('section.hero', {},
         h('h1', {}, 'The family’s Euchre'),
         h('p', {}, 'Four players, two teams, and one jack that isn’t what it looks like. Play friends, bots, or both.'),
-        h('div.play-now', {}, playButton, h('span.hint', {}, 'Three bots and you, straight to the table: the bots and house rules are the ones under “Open a table”.'))),
+        h('div.play-now', {}, playButton,
+          h('div.play-level', {}, h('span', { 'aria-hidden': 'true' }, 'Bots'), levelPicker('play-level', 'Bots to play against')),
+          h('p.hint', {}, 'Three bots and you, straight to the table, no name needed (you can pick one below). The house rules are the ones under “Open a table”.'))),
       status.el,
       whoEl,
       h('div.lobby-grid', {}, openForm, joinForm)));

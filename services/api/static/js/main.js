@@ -1,5 +1,6 @@
 // Euchre Tables in the browser: the lobby at #/, a table at #/t/CODE and its game's record at
-// #/t/CODE/record, a player at #/players/ID and the leaderboard at #/leaderboard.
+// #/t/CODE/record, a player at #/players/ID, the leaderboard at #/leaderboard and the rules at
+// #/rules (a section of them at #/rules/SECTION).
 
 import { fill } from './dom.js';
 import { installKeys } from './keys.js';
@@ -8,10 +9,12 @@ import { mountLobby } from './lobby.js';
 import { checkMe } from './me.js';
 import { mountProfile } from './profile.js';
 import { mountRecord } from './record.js';
+import { mountRulesPage } from './rulespage.js';
 import { mountTablePage } from './tablepage.js';
 
 const TABLE = /^t\/([A-Za-z0-9-]{4,32})(\/record)?$/;
 const PLAYER = /^players\/([A-Za-z0-9_-]{1,64})$/;
+const RULES = /^rules(?:\/([a-z0-9_-]{1,80}))?$/;
 
 const app = document.getElementById('app');
 let unmount = null;
@@ -20,6 +23,7 @@ function route() {
   const hash = decodeURIComponent(location.hash.replace(/^#\/?/, ''));
   const table = TABLE.exec(hash);
   const player = PLAYER.exec(hash);
+  const rules = RULES.exec(hash);
   unmount?.();
   unmount = null;
   fill(app);
@@ -31,6 +35,8 @@ function route() {
     unmount = record ? mountRecord(app, code) : mountTablePage(app, code);
   } else if (player) {
     unmount = mountProfile(app, player[1]);
+  } else if (rules) {
+    unmount = mountRulesPage(app, rules[1]);
   } else if (hash === 'leaderboard') {
     unmount = mountLeaderboard(app);
   } else {

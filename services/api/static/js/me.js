@@ -18,10 +18,21 @@ export function me() {
 /** A guest by `name`; with a password, the registered player of that name: registered now
  * when it isn't yet, signed in when it is. `returning` says which is likelier, to try first. */
 export async function becomePlayer(name, password = '', returning = false) {
-  const body = password ? await registered(name.trim(), password, returning) : await api.newPlayer(name.trim());
+  const body = password ? await registered(name.trim(), password, returning) : await guest(name.trim());
   const who = { id: body.id, name: body.name, registered: !!password };
   localStorage.setItem(KEY, JSON.stringify(who));
   return who;
+}
+
+/** A guest by `name`; the server's refusal of a registered name (worded for programs, which
+ * sign in by their own route) put as a person at the page can act on it. */
+async function guest(name) {
+  try {
+    return await api.newPlayer(name);
+  } catch (err) {
+    if (err.status !== 409) throw err;
+    throw new ApiError(409, `“${name}” is a registered name. If it’s yours, sign in with its password in the lobby; if not, pick another name.`, err.body);
+  }
 }
 
 async function registered(name, password, returning) {

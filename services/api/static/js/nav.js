@@ -15,6 +15,18 @@ export const playerPath = (id) => `#/players/${encodeURIComponent(id)}`;
 
 export const recordPath = (code) => `#/t/${encodeURIComponent(code)}/record`;
 
+/** The rules, in a tab of their own from a table: leaving the table's page would drop its
+ * stream, and a player gone from it long enough is covered by a bot. */
+function rulesLink() {
+  const atTable = location.hash.startsWith('#/t/');
+  return h('a.bar-link', {
+    href: '#/rules',
+    target: atTable ? '_blank' : null,
+    rel: atTable ? 'noopener' : null,
+    'aria-current': location.hash.startsWith('#/rules') ? 'page' : null,
+  }, 'Rules');
+}
+
 export function bar(...middle) {
   const who = me();
   const link = (href, text) => h('a.bar-link', { href, 'aria-current': location.hash === href ? 'page' : null }, text);
@@ -23,7 +35,8 @@ export function bar(...middle) {
       h('svg.brand-mark', { viewBox: '0 0 100 100', 'aria-hidden': 'true' }, h('use', { href: '#suit-S' })),
       h('span', {}, 'Euchre Tables')),
     h('div.bar-mid', {}, ...middle),
-    h('nav.bar-links', { 'aria-label': 'Ratings' },
+    h('nav.bar-links', { 'aria-label': 'Pages' },
+      rulesLink(),
       link('#/leaderboard', 'Leaderboard'),
       who?.registered ? link(playerPath(who.id), 'My record') : null),
     who ? h('span.bar-me', { title: 'You play as' }, who.name) : null);

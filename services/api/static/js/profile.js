@@ -6,7 +6,7 @@ import { fill, h } from './dom.js';
 import { ratingChart } from './chart.js';
 import { me } from './me.js';
 import { bar, missingPage, recordPath } from './nav.js';
-import { changeWords, spreadWords } from './ratings.js';
+import { changeWords, PROVISIONAL, provisional, spreadWords } from './ratings.js';
 import { ALL_LEVELS, levelName } from './rules.js';
 
 const STATS = [
@@ -73,7 +73,8 @@ function ratingNow(rating, mine) {
     h('span.kicker', {}, 'Rating'),
     h('b.rating-figure', {}, String(rating.display)),
     h('span.rating-spread', {}, h('b', {}, spreadWords(rating)), ' skill ± uncertainty'),
-    h('p.hint', {}, 'The skill less three times its uncertainty: it rises with wins, and as games make it surer.'));
+    h('p.hint', {}, 'The skill less three times its uncertainty: it rises with wins, and as games make it surer.'),
+    provisional(rating) ? h('p.hint.rating-why', {}, PROVISIONAL) : null);
 }
 
 function records(byLevel, mine) {

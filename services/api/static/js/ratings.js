@@ -11,6 +11,13 @@ export const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `\u2212${-n}` : '±0');
 /** "1290 → 1302 (+12)", in displayed ratings. */
 export const changeWords = (before, after) => `${before.display} → ${after.display} (${signed(after.display - before.display)})`;
 
+/** A rating still finding its level: its uncertainty is near a new player's 350 (true for
+ * about the first five games, after which the leaderboard lists a player), so the number
+ * shown, skill less three uncertainties, starts low and moves far with each game. */
+export const provisional = (r) => r.sigma > 260;
+
+export const PROVISIONAL = 'New ratings are provisional: they start low and move a lot over the first few games, until the system is sure of you.';
+
 /** The skill the rating is drawn from, and how unsure of it we still are: "1410 ± 36". */
 export const spreadWords = (r) => `${Math.round(r.mu)} ± ${Math.round(r.sigma)}`;
 
@@ -53,8 +60,9 @@ function lineFor(v, ratings, late) {
 export function drawRatingLine(el, v, ratings, late) {
   const line = lineFor(v, ratings, late);
   el.dataset.rating = line ? line[0] : 'none';
-  fill(el, line ? line[1] : '');
   const mine = mineOf(v, ratings);
+  const first = line?.[0] === 'rated' && mine?.before && provisional(mine.before);
+  fill(el, line ? line[1] : '', first ? h('span.rating-why', {}, PROVISIONAL) : null);
   if (mine?.before && mine?.after) el.dataset.change = Math.sign(mine.after.display - mine.before.display);
   else delete el.dataset.change;
 }

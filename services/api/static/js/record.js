@@ -14,7 +14,7 @@ import { keycap } from './keys.js';
 import { bar, missingPage, noTablePage } from './nav.js';
 import { reviewList } from './review.js';
 import { levelName, ruleChips } from './rules.js';
-import { nameOf, POSITIONS, teamName } from './seats.js';
+import { nameOf, POSITIONS, teamName, teamOf } from './seats.js';
 import { bidWords, NUMBERS, pointsWords, spoken, trickWords } from './words.js';
 
 const HOW = { made: 'Made', march: 'March', euchre: 'Euchred' };
@@ -58,7 +58,7 @@ export function mountRecord(root, code) {
 function notYet(code) {
   return h('main.missing.record-pending', {},
     h('h1', {}, 'The record opens when the game is over'),
-    h('p', {}, 'Until the last hand is scored the log keeps everyone’s cards face down, so nobody learns one early. At game over this page shows every deal card by card, the check of the log, and the log to download.'),
+    h('p', {}, 'Until the last hand is scored the record keeps everyone’s cards face down, so nobody learns one early. At game over this page shows every deal card by card, the fair play check, and the record to download.'),
     h('a.button.primary', { href: `#/t/${encodeURIComponent(code)}` }, 'Back to the table'));
 }
 
@@ -170,12 +170,27 @@ function game(v, told) {
     h('span.kicker', {}, 'Game record'),
     h('h1', { id: 'record-title' }, `Table ${v.code}`),
     h('p.winners', {}, `${teamName(told, v.winner)} beat ${teamName(told, 1 - v.winner)}, ${v.score[v.winner]}–${v.score[1 - v.winner]}.`),
-    h('div.record-teams', {}, [0, 1].map((team) => h('section.record-team', { 'data-team': team, class: team === v.winner ? 'won' : null, 'aria-label': `Team ${team}` },
-      h('p.team-line', {}, h('span', {}, `Team ${team}`), h('strong', {}, team === v.winner ? 'Won' : 'Lost'), h('b.team-score', {}, String(v.score[team]))),
+    h('div.record-teams', {}, [0, 1].map((team) => h('section.record-team', { 'data-team': team, class: team === v.winner ? 'won' : null, 'aria-label': teamName(told, team) },
+      h('p.team-line', {}, side(v, team) ? h('span', {}, side(v, team)) : null, h('strong', {}, team === v.winner ? 'Won' : 'Lost'), h('b.team-score', {}, String(v.score[team]))),
       h('ul.team-seats', {}, [team, team + 2].map((seat) => sitter(v, told, seat)))))),
     h('p.record-rules', {}, 'House rules: ', chips.length ? chips.map((c) => h('span.chip', {}, c)) : 'the usual ones.'),
-    h('p.hint', {}, 'Seats and teams are numbered as the log numbers them: seats 0 and 2 against 1 and 3.'),
-    h('a.button', { href: `#/t/${encodeURIComponent(v.code)}` }, 'The table as it ended'));
+    h('a.button', { href: `#/t/${encodeURIComponent(v.code)}` }, 'The table as it ended'),
+    forAuditors('Seat numbers', [
+      h('p', {}, 'The log numbers the seats 0 to 3, clockwise; seats 0 and 2 are partners against 1 and 3.'),
+      h('ul.seat-numbers', {}, [0, 1, 2, 3].map((seat) => h('li', { 'data-seat': seat }, `Seat ${seat}: `, h('strong', {}, nameOf(told, seat))))),
+    ]));
+}
+
+/** A side as the viewer knows it: theirs and the other, when they played in this game. */
+function side(v, team) {
+  if (v.you === null || v.you === undefined) return null;
+  return teamOf(v.you) === team ? 'You & partner' : 'Opponents';
+}
+
+/** What a player needn't read, folded away for whoever audits the game; `open` when
+ * something in it needs everyone's eyes. */
+function forAuditors(what, content, open = false) {
+  return h('details.for-auditors', { open }, h('summary', {}, `${what}, for auditors`), content);
 }
 
 function sitter(v, told, seat) {
@@ -186,7 +201,6 @@ function sitter(v, told, seat) {
     : [`${levelName(s.bot)} bot`];
   return h('li', { 'data-seat': seat },
     h('span.who', {}, nameOf(told, seat), v.you === seat ? h('span.you', {}, ' (you)') : null),
-    h('small.seat-no', {}, `seat ${seat}`),
     tags.filter(Boolean).map((t) => h('span.tag', { class: person ? null : 'bot' }, t)));
 }
 
@@ -197,19 +211,25 @@ function audit(v, lines, verdict, wrong) {
     copy.textContent = ok ? 'Copied!' : 'Select and copy it above';
   } }, 'Copy');
   return h('section.card-panel.record-audit', { 'aria-labelledby': 'audit-title', 'data-verified': verdict.ok ? 'yes' : 'no' },
-    h('h2', { id: 'audit-title' }, 'The check of the log'),
-    h('p.verdict', {}, h('span.verdict-mark', { 'aria-hidden': 'true' }, verdict.ok ? '✓' : '✗'), h('strong', {}, verdict.ok ? 'Verified' : 'Not verified')),
-    h('p.verdict-words', {}, verdict.summary),
-    bad ? h('p.verdict-problem', { 'data-seq': bad.seq },
-      `Event ${bad.seq} is the log’s ${bad.type}${wrong ? ` in deal ${wrong.no}, marked below` : ''}.`) : null,
-    h('h3', {}, 'The final head'),
-    h('p', {}, 'Keep this: if the stored log is ever edited, it won’t end here. It is the hash of the log’s last event, and each event’s hash covers the one before, so no line can change without changing it.'),
-    verdict.ok ? null : h('p.verdict-problem', {}, 'This log failed the check, so its head proves nothing: compare it with one kept when the game ended.'),
-    h('div.head-row', {}, h('code.head', {}, v.head), copy),
-    h('h3', {}, 'The log'),
-    h('p', {}, 'Every event of the game with its hash, after a header line: anyone can check it with ', h('code', {}, `euchre verify ${v.code}.ndjson --head HASH`), ', or in any language from the project’s audit notes.'),
-    h('a.button.primary', { href: api.exportUrl(v.code), download: `${v.code}.ndjson` }, 'Download the log'),
-    keptList(v));
+    h('h2', { id: 'audit-title' }, 'Fair play check'),
+    h('p.verdict', {}, h('span.verdict-mark', { 'aria-hidden': 'true' }, verdict.ok ? '✓' : '✗'),
+      h('strong', {}, verdict.ok ? 'This game’s record checks out' : 'This game’s record fails its check')),
+    h('p.verdict-plain', {}, verdict.ok
+      ? 'Every deal, bid and card below is as it was played: nothing in the record was changed afterwards.'
+      : `Something in the stored record was changed or put out of order after it was played${wrong ? `, in deal ${wrong.no} (marked below)` : ''}: it may not be the game as played.`),
+    forAuditors('Details', [
+      h('p.verdict-words', {}, verdict.summary),
+      bad ? h('p.verdict-problem', { 'data-seq': bad.seq },
+        `Event ${bad.seq} is the log’s ${bad.type}${wrong ? ` in deal ${wrong.no}, marked below` : ''}.`) : null,
+      h('h3', {}, 'The final head'),
+      h('p', {}, 'Keep this: if the stored log is ever edited, it won’t end here. It is the hash of the log’s last event, and each event’s hash covers the one before, so no line can change without changing it.'),
+      verdict.ok ? null : h('p.verdict-problem', {}, 'This log failed the check, so its head proves nothing: compare it with one kept when the game ended.'),
+      h('div.head-row', {}, h('code.head', {}, v.head), copy),
+      h('h3', {}, 'The log'),
+      h('p', {}, 'Every event of the game with its hash, after a header line: anyone can check it with ', h('code', {}, `euchre verify ${v.code}.ndjson --head HASH`), ', or in any language from the project’s audit notes.'),
+      h('a.button.primary', { href: api.exportUrl(v.code), download: `${v.code}.ndjson` }, 'Download the log'),
+      keptList(v),
+    ], !verdict.ok));
 }
 
 /** The signed heads this browser was shown during the game, to keep or hand to `verify`. */
@@ -234,7 +254,7 @@ function deal(told, d, wrong, reviews) {
       h('span.kicker', {}, `Deal ${d.no}`),
       h('h3', { id }, d.hand ? `Hand ${d.hand}` : r ? 'Thrown in' : 'Unfinished'),
       h('p', {}, withSuits(callLine(told, d))),
-      wrong ? h('p.verdict-problem', {}, 'The check of the log found an event in this deal changed or out of place: see above.') : null),
+      wrong ? h('p.verdict-problem', {}, 'Something in this deal was changed or put out of order after it was played: see the fair play check above.') : null),
     h('div.deal-grid', {}, dealt(told, d, trump), bidding(told, d, trump), tricks(told, d, trump)),
     outcome(told, d),
     d.hand ? review(told, d, reviews) : null);
@@ -245,7 +265,7 @@ function review(told, d, reviews) {
   return h('div.deal-review', {},
     h('h4', {}, 'The review'),
     found ? reviewList(told, found)
-      : h('p.hint', {}, reviews ? 'Not reviewed yet: the worker is a moment behind. Open the record again shortly.' : 'The review couldn’t be fetched.'));
+      : h('p.hint', {}, reviews ? 'Not reviewed yet: the review comes a moment after the game. Open the record again shortly.' : 'The review couldn’t be fetched.'));
 }
 
 function callLine(told, d) {

@@ -73,22 +73,25 @@ export class Room {
         h('input.share-link', { readonly: true, value: link, 'aria-label': 'Link to this table', onfocus: (e) => e.target.select() }));
     }
 
-    if (this.parts.changed('sign-in', !!who)) {
-      this.signInEl.hidden = !!who;
-      if (!who) {
+    // A locked room takes no one new: someone not seated there can only watch, so nothing
+    // offers them a name or a seat (the status line says why).
+    const shut = v.locked && v.you === null && !host;
+    if (this.parts.changed('sign-in', !!who, shut)) {
+      this.signInEl.hidden = !!who || shut;
+      if (!who && !shut) {
         fill(this.signInEl, h('label.field', {}, h('span', {}, 'Pick a name to sit down'), this.nameInput),
           h('button.primary', { type: 'submit' }, 'Save name'));
       }
     }
 
-    if (this.parts.changed('seats', v.seats, v.you, v.host, who?.id, host, this.level)) this.drawSeats(v, who, host);
+    if (this.parts.changed('seats', v.seats, v.you, v.host, who?.id, host, this.level, shut)) this.drawSeats(v, who, host, shut);
     if (this.parts.changed('rules', v.settings, host)) this.drawRules(v, host);
     if (this.parts.changed('actions', v.seats, v.you, host, v.bots, v.host, v.locked)) this.drawActions(v, host);
 
     if (!this.status.sticky) {
       const open = v.seats.filter((s) => !s.player && !s.bot).length;
       let text;
-      if (v.you === null && v.locked) text = 'This room is locked: the host isn’t taking new players.';
+      if (shut) text = 'This room is locked: the host isn’t taking new players. You can watch the game, but not sit down.';
       else if (v.you === null) text = who ? 'Pick an open seat to join the game.' : 'Pick a name, then an open seat.';
       else if (host) text = open ? `You host. Invite friends, add bots, or start: ${open === 1 ? 'the open seat gets a bot' : `the ${open} open seats get bots`}.` : 'Every seat is taken. Start when you’re ready.';
       else {
@@ -99,7 +102,7 @@ export class Room {
     }
   }
 
-  drawSeats(v, who, host) {
+  drawSeats(v, who, host, shut) {
     const seatCard = (n) => {
       const s = v.seats[n];
       const mine = v.you === n;
@@ -110,7 +113,7 @@ export class Room {
       else if (s.player) state = 'player';
       else if (s.bot) state = 'bot';
       const buttons = [];
-      if (state === 'empty') {
+      if (state === 'empty' && !shut) {
         // Sitting down is a watcher's first step; moving seats is a seated player's aside,
         // never brighter than Start.
         buttons.push(h(v.you === null ? 'button.primary' : 'button', {
@@ -142,8 +145,7 @@ export class Room {
         h('span.tags', {},
           s.player && s.player === v.host ? h('span.tag', {}, 'Host') : null,
           state === 'bot' ? h('span.tag.bot', {}, `${levelName(s.bot)} bot`) : null),
-        mine && s.commitment ? h('span.seed', { title: `Your own seed for the deals stays in this browser until the game starts; the table knows only its fingerprint ${s.commitment}` }, 'Your seed is sealed') : null,
-        mine && s.seed ? h('span.seed', { title: `Your seed for the deals: ${s.seed}` }, `Your seed ${s.seed.slice(0, 8)}…`) : null,
+        mine && (s.commitment || s.seed) ? shuffleShare(s) : null,
         h('span.seat-buttons', {}, buttons));
     };
     const levelPicker = host ? h('label.level-pick', {}, h('span', {}, 'Bots added'),
@@ -182,4 +184,15 @@ export class Room {
       fill(this.actionsEl, h('p.hint', {}, 'The host starts the game; open seats get bots.'));
     }
   }
+}
+
+/** The seat's share of the shuffle, in words, with what an auditor checks folded under it:
+ * the seed this browser chose, and whether the table holds only its fingerprint so far. */
+function shuffleShare(s) {
+  const sealed = !!s.commitment;
+  return h('details.seed', {},
+    h('summary', {}, sealed ? 'Your share of the shuffle is sealed' : 'Your share of the shuffle'),
+    h('p', {}, 'This browser picked a random number that is mixed into every deal, so nobody, the server included, can stack the deck alone.',
+      sealed ? ' It stays here until the game starts; the table holds only its fingerprint:' : ' The table was given it openly (this page can’t seal it here):'),
+    h('code', {}, sealed ? s.commitment : s.seed));
 }

@@ -8,7 +8,7 @@ import { me } from './me.js';
 
 // The reactions the server accepts, in the order of its enum in /schema.
 export const EMOJI = ['👍', '👏', '😂', '😮', '😬', '🤔', '🔥', '🎉'];
-const MAX_TEXT = 500;
+const MAX_TEXT = 500; // characters (code points, as the server counts them: domain/talk.py)
 const KEEP = 200; // lines kept on the page
 const FLOAT_MS = 1800;
 
@@ -26,10 +26,14 @@ export class Talk {
       onclick: () => this.show(!this.open),
     }, 'Chat', this.badge = h('span.talk-unread', { hidden: true }));
     this.list = h('ol.talk-lines', { role: 'log', 'aria-live': 'polite', 'aria-label': 'Chat lines' });
+    // No maxlength: it would cut a long paste silently. A line over the limit stays whole in
+    // the box, the count said beside it, and isn't sent until it is short enough.
     this.input = h('input.talk-input', {
-      name: 'chat', autocomplete: 'off', maxlength: MAX_TEXT, enterkeyhint: 'send',
+      name: 'chat', autocomplete: 'off', enterkeyhint: 'send',
       placeholder: 'Say something to the table', 'aria-label': 'Say something to the table',
+      'aria-describedby': 'talk-limit', oninput: () => this.measure(),
     });
+    this.limitEl = h('p.talk-limit', { id: 'talk-limit', role: 'status', 'aria-live': 'polite' });
     this.sendButton = h('button.primary.talk-send', { type: 'submit' }, 'Send');
     this.form = h('form.talk-form', { onsubmit: (e) => { e.preventDefault(); this.say(); } }, this.input, this.sendButton);
     this.reactions = h('div.talk-reactions', { role: 'group', 'aria-label': 'Reactions' },
@@ -42,7 +46,7 @@ export class Talk {
     this.el = h('aside.talk', { id: 'talk-panel', hidden: true, 'aria-label': 'Table chat', onkeydown: (e) => this.onKey(e) },
       h('div.talk-head', {}, h('h2', {}, 'Table talk'),
         h('button.ghost.talk-close', { type: 'button', 'aria-label': 'Close the chat', onclick: () => this.show(false) }, '×')),
-      this.reactions, this.list, this.mutesEl, this.hint, this.form);
+      this.reactions, this.list, this.mutesEl, this.hint, this.limitEl, this.form);
     this.loadHistory();
   }
 
@@ -110,12 +114,24 @@ export class Talk {
     }
   }
 
+  /** Whether the line in the box is short enough to send; says so beside it when it isn't. */
+  measure() {
+    const count = [...this.input.value.trim()].length;
+    const over = count > MAX_TEXT;
+    const words = over ? `Messages are at most ${MAX_TEXT} characters; this one has ${count.toLocaleString('en')}. Shorten it to send.` : '';
+    if (this.limitEl.textContent !== words) this.limitEl.textContent = words;
+    this.input.setAttribute('aria-invalid', String(over));
+    return !over;
+  }
+
   async say() {
     const text = this.input.value.trim();
     if (!text || this.input.disabled) return;
+    if (!this.measure()) { this.input.focus(); return; }
     try {
       await this.ctx.act(() => api.chat(this.ctx.code, text));
       this.input.value = '';
+      this.measure();
     } catch { /* kept in the box to try again */ }
   }
 
