@@ -1,15 +1,17 @@
 // The middle of the table: the trick (cards arriving one by one, a finished trick swept to
-// its winner before the next lead), each seat's bid while bidding, and the turned card. Each card
-// and trick is told to the game's play-by-play as its view arrives.
+// its winner before the next lead), each seat's bid while bidding and the hand's bids kept in a
+// corner after, the turned card, and the last trick on demand. Each card and trick is told to
+// the game's play-by-play as its view arrives.
 //
 // The stream sends a view after every change; the trick on screen follows the views through
 // a queue of cues, so a card played and a trick taken in one update still both show.
 
 import { fill, h, Parts, withSuits } from './dom.js';
 import { cardFace } from './cards.js';
+import { keycap } from './keys.js';
 import { animate, Cues, offsetTo, pause } from './motion.js';
-import { POSITIONS, positionOf } from './seats.js';
-import { bidWords, playedWords, tookWords } from './words.js';
+import { nameOf, POSITIONS, positionOf } from './seats.js';
+import { bidWords, playedWords, tookWords, trickWords } from './words.js';
 
 const copy = (x) => ({ deal: x.deal, done: x.done, cards: x.cards.map((p) => ({ ...p })) });
 
@@ -21,20 +23,52 @@ export class Center {
     this.cues.hurry = () => game.myTurnToPlay();
     this.cues.onSkip = () => this.showAsIs();
     this.cues.onchange = (busy) => {
-      game.el.dataset.motion = busy ? 'busy' : 'idle';
+      game.el.dataset.motion = this.motion();
       if (!busy) game.draw(); // what waited for the cards to land
     };
     this.generation = 0;
+    this.decided = null; // the trick on the table with its winner marked, until it is swept
     this.slots = Object.fromEntries(POSITIONS.map((p) => [p, h(`div.slot.at-${p}`)]));
     this.bubbles = Object.fromEntries(POSITIONS.map((p) => [p, h(`div.bubble.at-${p}`, { hidden: true })]));
     this.deck = h('div.deck');
+    this.keptBids = h('section.kept-bids', { 'aria-label': 'Bids this hand', hidden: true });
+    this.peeking = false;
+    this.peekButton = h('button.peek-toggle', {
+      type: 'button', 'data-key': 'L', 'aria-pressed': 'false', hidden: true,
+      title: 'Show the trick before this one, who played each card and who took it',
+      onclick: () => this.peek(!this.peeking),
+    }, 'Last trick', keycap('L'));
+    this.peekEl = h('div.last-trick', { role: 'group', 'aria-label': 'The last trick', hidden: true, onclick: () => this.peek(false) });
+    this.peekSaid = h('p.sr-only', { role: 'status' });
     this.el = h('div.center', {},
       h('div.slots', {}, Object.values(this.slots)),
       this.deck,
-      h('div.bubbles', {}, Object.values(this.bubbles)));
+      h('div.bubbles', {}, Object.values(this.bubbles)),
+      this.keptBids,
+      this.peekEl,
+      this.peekButton,
+      this.peekSaid);
     this.shown = null;
     this.planned = null;
   }
+
+  /** The view as the table shows it, for the panels round it (plates, rail, status): the view
+   * itself once every card it holds is down; while a finished trick is marked and swept with
+   * the next one already begun, the view as that trick left it, its winner to lead; null
+   * while cards are still landing (the panels wait for them). */
+  shownView() {
+    const v = this.v;
+    if (!this.cues.busy) return v;
+    const trick = this.decided;
+    if (!trick) return null;
+    if (!this.cues.queue.length) return v;
+    if (v.deal_no !== this.shown.deal || v.tricks.length !== this.shown.done + 1) return null;
+    const ahead = (seat) => v.trick.filter((p) => p.seat === seat).length;
+    return { ...v, trick: [], leader: trick.winner, turn: trick.winner, counts: v.counts.map((n, seat) => n + ahead(seat)), can: {} };
+  }
+
+  /** `data-motion`: busy while cards land, shown while a decided trick is swept, else idle. */
+  motion() { return !this.cues.busy ? 'idle' : this.shownView() ? 'shown' : 'busy'; }
 
   get v() { return this.game.v; }
 
@@ -65,11 +99,14 @@ export class Center {
     }
     this.drawDeck(v, prev);
     this.drawBids(v);
+    this.drawKeptBids(v);
+    this.drawPeek();
   }
 
   showAsIs() {
     this.cues.clear();
     this.generation += 1;
+    this.decided = null;
     this.shown = copy(this.planned);
     for (const slot of Object.values(this.slots)) slot.replaceChildren();
     const kept = !this.shown.cards.length && handOver(this.v) ? this.v.tricks.at(-1) : null;
@@ -90,6 +127,7 @@ export class Center {
     const slot = this.slotOf(p.seat);
     slot.replaceChildren(el);
     this.shown.cards.push({ ...p });
+    this.peek(false); // play goes on: the table shows it
     const plate = this.game.plateEl(p.seat);
     await animate(el, [
       { transform: `${offsetTo(el, plate)} scale(.55)`, opacity: 0.2 },
@@ -107,9 +145,19 @@ export class Center {
     const winner = cards.find((c) => Number(c.dataset.seat) === trick.winner);
     winner?.classList.add('winning');
     this.el.dataset.sweeping = 'yes';
+    // Decided: the panels catch up with the cards now, not once the trick has gone.
+    this.decided = trick;
+    this.game.draw();
     await pause(900, speed);
     if (keep) delete this.el.dataset.sweeping;
-    if (gen !== this.generation || keep) return;
+    if (gen !== this.generation) return;
+    if (keep) {
+      this.decided = null;
+      this.shown.done += 1;
+      this.shown.cards = [];
+      this.drawPeek();
+      return;
+    }
     const plate = this.game.plateEl(trick.winner);
     await Promise.all(cards.map((c) => animate(c, [
       { transform: 'none', opacity: 1 },
@@ -118,8 +166,10 @@ export class Center {
     delete this.el.dataset.sweeping;
     if (gen !== this.generation) return;
     for (const slot of Object.values(this.slots)) slot.replaceChildren();
+    this.decided = null;
     this.shown.done += 1;
     this.shown.cards = [];
+    this.drawPeek();
   }
 
   drawDeck(v, prev) {
@@ -171,6 +221,52 @@ export class Center {
         el.replaceChildren();
       }
     }
+  }
+
+  /** The hand's bids, kept in a corner of the felt from the first bid until the next deal:
+   * each seat's, in the order they were made. */
+  drawKeptBids(v) {
+    const bids = v.bids;
+    if (!this.parts.changed('kept-bids', v.deal_no, bids, v.you, v.seats.map((s) => s.name))) return;
+    this.keptBids.hidden = !bids.length;
+    const order = [1, 2, 3, 4].map((n) => ((v.dealer ?? 0) + n) % 4);
+    fill(this.keptBids,
+      h('h2.kept-title', {}, 'Bids'),
+      h('ul', {}, order.filter((seat) => bids.some((b) => b.seat === seat)).map((seat) => h('li', { 'data-seat': seat },
+        h('span.who', {}, v.you === seat ? 'You' : nameOf(v, seat)),
+        h('span.said', {}, bids.filter((b) => b.seat === seat).map((b, n) => h('span', { 'data-bid': b.bid }, n ? ', ' : '', withSuits(bidWords(b, v.dealer)))))))));
+  }
+
+  /** The last trick swept from the table, while one has been this deal. */
+  lastTrick() {
+    const v = this.v;
+    if (!this.shown || this.shown.deal !== v.deal_no || !this.shown.done) return null;
+    return v.tricks[this.shown.done - 1] ?? null;
+  }
+
+  /** Show or hide the last trick over the middle of the felt, said to a screen reader. */
+  peek(on) {
+    const trick = on ? this.lastTrick() : null;
+    if (!trick && !this.peeking) return;
+    this.peeking = !!trick;
+    this.drawPeek();
+    if (trick) this.peekSaid.textContent = `Last trick: ${trickWords(this.v, trick)}`;
+  }
+
+  drawPeek() {
+    const v = this.v;
+    const trick = this.lastTrick();
+    this.peekButton.hidden = !trick;
+    if (!trick) this.peeking = false;
+    this.peekButton.setAttribute('aria-pressed', String(this.peeking));
+    this.el.dataset.peek = this.peeking ? 'yes' : 'no';
+    this.peekEl.hidden = !this.peeking;
+    if (!this.peeking) { this.peekEl.replaceChildren(); return; }
+    fill(this.peekEl,
+      trick.cards.map((p) => h(`div.peek-card.at-${positionOf(v, p.seat)}`, { 'data-seat': p.seat },
+        this.face(p, p.seat === trick.winner ? 'winning' : ''),
+        h('span.peek-who', {}, v.you === p.seat ? 'You' : nameOf(v, p.seat)))),
+      h('p.peek-took', {}, `Last trick: ${v.you === trick.winner ? 'you' : nameOf(v, trick.winner)} took it`));
   }
 }
 

@@ -199,10 +199,12 @@ export class Game {
     const host = !!me() && v.host === me()?.id;
     const mine = Object.keys(v.can || {}).some((k) => !NOT_A_TURN.has(k));
     // What the cards make (counts, turns, score, pips, your next move) waits until the table
-    // has shown those cards: never a fact before the cards that make it.
-    const settled = !this.center.cues.busy;
-    const held = !settled && !!v.can?.play;
+    // has shown those cards: never a fact before the cards that make it, nor long after.
+    const at = this.center.shownView();
+    const settled = at !== null;
+    const held = at !== v && !!v.can?.play;
     Object.assign(this.el.dataset, {
+      motion: this.center.motion(),
       phase: v.phase,
       status: v.status,
       seq: String(v.seq),
@@ -214,15 +216,15 @@ export class Game {
     });
     this.alert.update(mine && !held);
     for (const seat of [0, 1, 2, 3]) {
-      if (settled && this.parts.changed(`plate${seat}`, plateKey(v, seat))) drawPlate(this.plates[seat], v, seat);
+      if (settled && this.parts.changed(`plate${seat}`, plateKey(at, seat))) drawPlate(this.plates[seat], at, seat);
     }
     this.clocks.tick();
     if (this.parts.changed('leave', leaveKey(v))) drawLeave(this.leaveEl, v, this);
     // A plate that grew (a "Called" tag) must not grow under a banner showing below it.
     if (!this.banners.el.hidden) this.placeBanner(this.banners.el);
-    if (settled && this.parts.changed('rail', railKey(v))) drawRail(this.railEl, v);
+    if (settled && this.parts.changed('rail', railKey(at))) drawRail(this.railEl, at);
     const sort = handSort();
-    if (settled && this.parts.changed('moves', v.can, v.phase, v.status, v.up, v.you, v.dealer, this.alone, this.pending, this.selected.size, this.sheetOpen, host, v.seats[v.you ?? 0].away, v.again, sort, v.hand.length > 0)) {
+    if (at === v && this.parts.changed('moves', v.can, v.phase, v.status, v.up, v.you, v.dealer, this.alone, this.pending, this.selected.size, this.sheetOpen, host, v.seats[v.you ?? 0].away, v.again, sort, v.hand.length > 0)) {
       keepFocus(this.movesEl, () => drawMoves(this, v, host));
     }
     const dealt = this.lastDealt !== v.deal_no && ['farmer', 'bid1'].includes(v.phase) && v.bids.length === 0;
@@ -231,7 +233,7 @@ export class Game {
       keepFocus(this.handEl, () => drawHand(this.handEl, v, { cards: this.shown, sort, selected: this.selected, pending: this.pending, held, dealt, onCard: (c) => this.onCard(c) }));
       this.lastDealt = v.deal_no;
     }
-    if (settled) this.drawStatus();
+    if (settled) this.drawStatus(false, at);
     // A refusal about a moment gone goes at once, even while the cards after it still land.
     else if (this.status.sticky && this.status.said !== momentOf(v)) this.status.say('', 'info');
     if (this.sheetOpen && this.parts.changed('sheet', sheetKey(v, host), this.pending, this.dealHeld())) this.drawSheetNow(host);
@@ -247,10 +249,10 @@ export class Game {
   /** An option changed (options.js): redraw what it decides that styles alone don't. */
   redraw() { if (this.v) this.drawStatus(true); }
 
-  drawStatus(force = false) {
+  drawStatus(force = false, at = this.v) {
     // A refusal or a hint is about the card or bid it answered: once another is made, it goes.
     if (this.status.sticky && !force && this.status.said === momentOf(this.v)) return;
-    this.status.say(statusText(this.v), 'info');
+    this.status.say(statusText(at), 'info');
   }
 
   // ---- acting
@@ -279,7 +281,7 @@ export class Game {
     const v = this.v;
     const can = v.can || {};
     if (this.pending) return;
-    if (can.play && this.center.cues.busy) return; // the trick so far is still landing
+    if (can.play && this.center.shownView() !== v) return; // the trick so far is still landing
     if (can.play) {
       if (can.play.cards.includes(card)) this.send({ type: 'play', card });
       else this.explain(card);

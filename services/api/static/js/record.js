@@ -1,20 +1,21 @@
-// A finished game's record, for a player or an auditor: who sat where and how it ended, every
-// deal from the log (each seat's cards, the bids, the call, every trick, the points and the
+// A finished game's record, for a player or an auditor: who sat where and how it ended, a replay
+// to step through hand by hand and trick by trick, every deal from the log (each seat's cards, the bids, the call, every trick, the points and the
 // review of the cards that cost tricks), what
 // the server's check of the log found, the final head to keep and the log to take away
 // (docs/audit.md). A game still running has no record yet: its cards stay blank in the log
 // until the end, so the page says so and asks for none of it.
 
 import { api } from './api.js';
-import { miniCard, sortHand } from './cards.js';
+import { cardFace, miniCard, sortHand } from './cards.js';
 import { dealOf, readDeals } from './deals.js';
 import { keptHeads } from './heads.js';
 import { copyText, fill, h, withSuits } from './dom.js';
+import { keycap } from './keys.js';
 import { bar, missingPage, noTablePage } from './nav.js';
 import { reviewList } from './review.js';
 import { levelName, ruleChips } from './rules.js';
-import { nameOf, teamName, teamOf } from './seats.js';
-import { bidWords, NUMBERS, pointsWords } from './words.js';
+import { nameOf, POSITIONS, teamName, teamOf } from './seats.js';
+import { bidWords, NUMBERS, pointsWords, spoken, trickWords } from './words.js';
 
 const HOW = { made: 'Made', march: 'March', euchre: 'Euchred' };
 
@@ -68,9 +69,99 @@ function record(v, lines, verdict, reviews) {
   const wrong = verdict.problem?.seq ? dealOf(deals, verdict.problem.seq) : null;
   return h('main.record', { 'data-code': v.code },
     h('div.record-top', {}, game(v, told), audit(v, lines, verdict, wrong)),
+    deals.length ? replay(told, deals) : null,
     h('section.record-deals', { 'aria-labelledby': 'deals-title' },
       h('h2', { id: 'deals-title' }, `Hand by hand: ${deals.length} ${deals.length === 1 ? 'deal' : 'deals'}`),
       deals.map((d) => deal(told, d, d === wrong, reviews))));
+}
+
+// The replay's steps: each deal's bidding, then each of its tricks. Its keys work while focus
+// is inside it, so the arrows still scroll the rest of the page.
+const REPLAY_KEYS = { ArrowLeft: 'trick-back', ArrowRight: 'trick-on', ArrowUp: 'hand-back', ArrowDown: 'hand-on', Home: 'first', End: 'last' };
+
+/** The game again, one step at a time: the table seen from above (seat 0 at the bottom), each
+ * seat's bids or its card in the trick, the winner marked, and where the hand stands. */
+function replay(told, deals) {
+  const steps = deals.flatMap((d) => [{ d, t: -1 }, ...d.tricks.map((_, t) => ({ d, t }))]);
+  let at = 0;
+  const board = h('div.replay-board');
+  const side = h('div.replay-side');
+  const where = h('p.replay-where');
+  const said = h('p.sr-only', { role: 'status' });
+  // Never disabled, only marked so: the button pressed keeps focus, and with it the keys.
+  const button = (label, act, glyph) => h('button.small', { type: 'button', name: act, onclick: () => step(act) },
+    label, keycap(glyph));
+  const controls = h('div.replay-controls', { role: 'group', 'aria-label': 'Step through the game' },
+    button('Previous hand', 'hand-back', '↑'),
+    button('Previous trick', 'trick-back', '←'),
+    button('Next trick', 'trick-on', '→'),
+    button('Next hand', 'hand-on', '↓'));
+  const el = h('section.card-panel.replay', {
+    'aria-labelledby': 'replay-title',
+    onkeydown: (e) => {
+      if (e.ctrlKey || e.metaKey || e.altKey || e.shiftKey || !REPLAY_KEYS[e.key]) return;
+      e.preventDefault();
+      step(REPLAY_KEYS[e.key]);
+    },
+  },
+  h('h2', { id: 'replay-title' }, 'Replay'),
+  h('p.hint', {}, 'Step through the game hand by hand and trick by trick: the buttons, or the arrow keys once one of them has focus (Home and End for the first and last step).'),
+  where, h('div.replay-table', {}, board, side), controls, said);
+
+  function step(act) {
+    const s = steps[at];
+    const starts = steps.map((x, n) => (x.t === -1 ? n : -1)).filter((n) => n >= 0);
+    const target = {
+      'trick-back': at - 1,
+      'trick-on': at + 1,
+      'hand-back': s.t > -1 ? steps.indexOf(steps.find((x) => x.d === s.d)) : starts.filter((n) => n < at).at(-1),
+      'hand-on': starts.find((n) => n > at),
+      first: 0,
+      last: steps.length - 1,
+    }[act];
+    if (target === undefined || target < 0 || target >= steps.length) return;
+    at = target;
+    draw(true);
+  }
+
+  function draw(tell) {
+    const { d, t } = steps[at];
+    const trump = d.call?.suit ?? null;
+    const trick = t >= 0 ? d.tricks[t] : null;
+    el.dataset.deal = d.no;
+    el.dataset.trick = t + 1;
+    const head = `Deal ${d.no}${d.hand ? `, hand ${d.hand}` : ''}`;
+    const part = trick ? `trick ${t + 1} of ${d.tricks.length}` : 'the bidding';
+    fill(where, h('strong', {}, head), ` · ${part}`);
+    fill(board, [0, 1, 2, 3].map((seat) => {
+      const p = trick?.cards.find((c) => c.seat === seat);
+      const bids = d.bids.filter((b) => b.seat === seat && b.bid);
+      return h(`div.replay-seat.at-${POSITIONS[seat]}`, { 'data-seat': seat },
+        h('span.who', {}, nameOf(told, seat), seat === d.dealer ? h('span.tag', {}, 'dealer') : null),
+        trick
+          ? (p ? cardFace(p.card, { trump, cls: p.seat === trick.winner ? 'winning' : '', attrs: { 'data-seat': seat } }) : h('span.sat-out', {}, trick.cards.length < 4 ? 'sits out' : ''))
+          : h('span.replay-bids', {}, bids.map((b, n) => h('span', { 'data-bid': b.bid }, n ? ', ' : '', withSuits(bidWords(b, d.dealer))))));
+    }),
+    trick ? null : h('div.replay-up', {}, miniCard(d.up), h('small', {}, 'turned up')));
+    const taken = (team) => d.tricks.slice(0, t + 1).filter((x) => x.winner % 2 === team).length;
+    fill(side,
+      h('h3', {}, 'Bids'),
+      h('p.replay-call', {}, withSuits(callLine(told, d))),
+      h('ol.replay-bid-list', {}, d.bids.filter((b) => b.bid).map((b) => h('li', { 'data-seat': b.seat, 'data-bid': b.bid },
+        h('span.who', {}, nameOf(told, b.seat)), ' ', withSuits(bidWords(b, d.dealer))))),
+      trick ? h('p.replay-taken', {}, `Tricks: ${teamName(told, 0)} ${taken(0)}, ${teamName(told, 1)} ${taken(1)}`) : null,
+      trick && t === d.tricks.length - 1 ? outcome(told, d) : null);
+    const none = { 'trick-back': at === 0, 'hand-back': at === 0, 'trick-on': at === steps.length - 1, 'hand-on': !steps.slice(at + 1).some((x) => x.t === -1) };
+    for (const [name, off] of Object.entries(none)) controls.querySelector(`[name=${name}]`).setAttribute('aria-disabled', String(off));
+    if (!tell) return;
+    const bids = d.bids.filter((b) => b.bid).map((b) => `${nameOf(told, b.seat)}: ${bidWords(b, d.dealer)}`);
+    said.textContent = spoken(trick
+      ? `${head}, ${part}: ${trickWords(told, trick, trump)}`
+      : `${head}, ${part}: ${callLine(told, d)} Bids: ${bids.join(', ')}.`);
+  }
+
+  draw(false);
+  return el;
 }
 
 function game(v, told) {

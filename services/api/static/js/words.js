@@ -39,6 +39,12 @@ export function playedWords(v, p) {
   return `${subject(v, p.seat)} played ${theCard(p.card, v.trump)}.`;
 }
 
+/** A trick told in one go, as a look back at it: each card in play order, and who took it. */
+export function trickWords(v, trick, trump = v.trump) {
+  const cards = trick.cards.map((p, n) => `${subject(v, p.seat)} ${n ? 'played' : 'led'} ${theCard(p.card, trump)}`);
+  return `${cards.join(', ')}. ${subject(v, trick.winner)} took it.`;
+}
+
 /** Who took this hand's trick `n` (from 0), and the tricks each side has taken by then. */
 export function tookWords(v, n) {
   const us = ourTeam(v);
