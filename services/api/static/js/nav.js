@@ -3,6 +3,7 @@
 
 import { h, withSuits } from './dom.js';
 import { me } from './me.js';
+import { themeSwitch } from './options.js';
 
 export function go(path) {
   if (location.hash === `#${path}`) window.dispatchEvent(new HashChangeEvent('hashchange'));
@@ -39,6 +40,7 @@ export function bar(...middle) {
       rulesLink(),
       link('#/leaderboard', 'Leaderboard'),
       who?.registered ? link(playerPath(who.id), 'My record') : null),
+    themeSwitch(),
     who ? h('span.bar-me', { title: 'You play as' }, who.name) : null);
 }
 
