@@ -175,6 +175,12 @@ class Play(Command, frozen=True, tag="play"):
     card: Code
 
 
+class Claim(Command, frozen=True, tag="claim"):
+    """On your lead, the rest of the tricks for your side (domain/claim.py)."""
+
+    seat: int
+
+
 class Ready(Command, frozen=True, tag="ready"):
     seat: int
 
@@ -198,7 +204,20 @@ class Withhold(Command, frozen=True, tag="withhold"):
     seat: int
 
 
-Move = Farmer | Order | Call | Pass | Discard | Defend | Play | Ready | DealNow | Reveal | Withhold
+Move = (
+    Farmer
+    | Order
+    | Call
+    | Pass
+    | Discard
+    | Defend
+    | Play
+    | Claim
+    | Ready
+    | DealNow
+    | Reveal
+    | Withhold
+)
 MOVE_TYPES: dict[str, type[Command]] = {cls.__struct_config__.tag: cls for cls in Move.__args__}
 
 

@@ -95,6 +95,7 @@ def _dealt(s: State, e: ev.HandDealt) -> State:
         leader=None,
         tricks=(),
         taken=(0, 0),
+        claimed=None,
         moves=0,
         ready=(False, False, False, False),
     )

@@ -14,6 +14,7 @@ from typing import Any
 from domain import (
     away,
     bidding,
+    claim,
     dealing,
     defend,
     discard,
@@ -23,7 +24,6 @@ from domain import (
     room,
     stall,
     talk,
-    tricks,
 )
 from domain import commands as cmd
 from domain import events as ev
@@ -40,7 +40,7 @@ PHASES: dict[Phase, PhaseRules] = {
     "bid2": bidding.ROUND_TWO,
     "discard": discard.RULES,
     "defend": defend.RULES,
-    "play": tricks.RULES,
+    "play": claim.RULES,  # tricks.RULES, and a claim open on every lead
     "scored": dealing.SCORED,
     "deal": dealing.DEALING,
 }

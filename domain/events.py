@@ -241,6 +241,16 @@ class TrickTaken(Event, frozen=True):
     cards: list[Code]
 
 
+class TricksClaimed(Event, frozen=True):
+    """`seat`, on lead, claimed the rest of the hand and the rules found it certain from what
+    that seat knew (domain/claim.py): its `cards` are shown face up and the `tricks` left go
+    to its side, unplayed."""
+
+    seat: int
+    cards: list[Code]
+    tricks: int
+
+
 class HandScored(Event, frozen=True):
     maker: int
     trump: SuitCode
@@ -344,6 +354,7 @@ AnyEvent = (
     | DefenceChosen
     | CardPlayed
     | TrickTaken
+    | TricksClaimed
     | HandScored
     | HandThrownIn
     | PlayerReady

@@ -13,6 +13,7 @@ from typing import Any
 from domain import (
     away,
     bidding,
+    claim,
     dealing,
     defend,
     discard,
@@ -41,6 +42,7 @@ HANDLERS: dict[type[ev.Event], Callable[[State, Any], State]] = {
     **discard.EVOLVE,
     **defend.EVOLVE,
     **tricks.EVOLVE,
+    **claim.EVOLVE,
     **scoring.EVOLVE,
     **stall.EVOLVE,
     **talk.EVOLVE,

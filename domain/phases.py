@@ -60,8 +60,8 @@ class PhaseRules:
     legal: Callable[[State, int], list[cmd.Command]] = _nothing
     # In the order the view's `can` lists them.
     options: Mapping[type[cmd.Command], Options] = field(default_factory=dict)
-    # Moves the view offers that `legal` can't list, each with its options: a seed revealed
-    # is its player's secret.
+    # Moves the view offers beyond what `legal` lists, each with its options: a seed revealed
+    # is its player's secret, and a claim is offered on every lead, certain or not.
     offered: Callable[[State, int], dict[str, Any]] | None = None
     fallback: Callable[[State, int], cmd.Command] = _no_fallback
     follows: tuple[Follows, ...] = ()  # tried in order; the first fact due is the next event

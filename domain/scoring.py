@@ -33,8 +33,8 @@ def game_over(score: tuple[int, ...]) -> bool:
 
 
 def hand_scored(s: State) -> ev.Event | None:
-    """Due once the fifth trick is taken."""
-    if len(s.tricks) != TRICKS:
+    """Due once the fifth trick is taken, played or claimed (domain/claim.py)."""
+    if sum(s.taken) != TRICKS:
         return None
     assert s.maker is not None and s.trump is not None
     makers = team(s.maker)

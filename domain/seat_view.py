@@ -55,6 +55,15 @@ class TrickView(msgspec.Struct, frozen=True):
     winner: int
 
 
+class ClaimedView(msgspec.Struct, frozen=True):
+    """The rest of the hand claimed (docs/euchre.md "Claiming the rest"): the claimer's
+    cards, face up for everyone, and the tricks that went to their side with them."""
+
+    seat: int
+    cards: list[Code]
+    tricks: int
+
+
 class OutcomeView(msgspec.Struct, frozen=True):
     hand_no: int
     deal_no: int
@@ -102,6 +111,7 @@ class TableView(msgspec.Struct, frozen=True):
     leader: int | None
     tricks: list[TrickView]
     taken: list[int]
+    claimed: ClaimedView | None
     outcome: OutcomeView | None
     hands: list[OutcomeView]
     ready: list[bool]
@@ -223,6 +233,9 @@ def table_view(s: State) -> TableView:
             for t in s.tricks
         ],
         taken=list(s.taken),
+        claimed=None
+        if s.claimed is None
+        else ClaimedView(s.claimed.seat, sorted_codes(s.claimed.cards, s.trump), s.claimed.tricks),
         outcome=None if s.outcome is None else _outcome(s.outcome),
         hands=[_outcome(o) for o in s.history],
         ready=list(s.ready),

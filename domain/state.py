@@ -86,6 +86,15 @@ class Outcome(msgspec.Struct, frozen=True, gc=False):
     score: tuple[int, int]
 
 
+class Claimed(msgspec.Struct, frozen=True, gc=False):
+    """The rest of a hand claimed (domain/claim.py): by whom, their cards shown face up, and
+    how many tricks went to their side with them."""
+
+    seat: int
+    cards: int
+    tricks: int
+
+
 EMPTY_SEATS = (Seat(), Seat(), Seat(), Seat())
 
 
@@ -141,6 +150,7 @@ class State(msgspec.Struct, frozen=True, gc=False):
     leader: int | None = None
     tricks: tuple[Trick, ...] = ()
     taken: tuple[int, int] = (0, 0)
+    claimed: Claimed | None = None  # this hand's rest, claimed (domain/claim.py)
     moves: int = 0  # decisions made this deal: part of each decision's key
     ready: tuple[bool, bool, bool, bool] = (False, False, False, False)
     outcome: Outcome | None = None

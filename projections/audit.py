@@ -317,12 +317,15 @@ def _allowed(state: State, e: ev.Event) -> bool:
     """Whether `e` is the first event of a move the rules allow now. A seed revealed is
     the one move the rules can't list (the seed is its player's secret): it is made again
     from the event; so is a game ended as stalled, which only the service's clock decides
-    (that the seat was a person's, present and deciding is the rules' to check)."""
+    (that the seat was a person's, present and deciding is the rules' to check), and a
+    claim, which `legal` never lists (the rules judge it when it is made)."""
     again: cmd.Command | None = None
     if isinstance(e, ev.SeedRevealed):
         again = cmd.Reveal(seat=e.seat, seed=e.seed)
     elif isinstance(e, ev.GameAbandoned):
         again = cmd.EndStalled(seat=e.seat)
+    elif isinstance(e, ev.TricksClaimed):
+        again = cmd.Claim(seat=e.seat)
     if again is not None:
         try:
             return decide(state, again)[0] == e

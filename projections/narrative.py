@@ -98,6 +98,10 @@ def _line(s: State, e: ev.Event, trick: list[str]) -> str | None:
             cards = ", ".join(trick)
             trick.clear()
             return f"  Trick {len(s.tricks) + 1}: {cards}. {who(s, winner)} takes it."
+        case ev.TricksClaimed(seat=seat, cards=cards, tricks=tricks):
+            shown = " ".join(card(c) for c in cards)
+            rest = "the last trick" if tricks == 1 else f"the last {tricks} tricks"
+            return f"  {who(s, seat)} shows {shown} and claims {rest}."
         case ev.HandScored(team=team, how=how, tricks=tricks, points=points, score=[a, b]):
             makers = side(s, (s.maker or 0) % 2)
             said = {

@@ -204,6 +204,10 @@ class Can(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     discard: Cards | None = None
     defend: Nothing | None = None
     play: Cards | None = None
+    claim: Annotated[
+        Nothing | None,
+        msgspec.Meta(description="on your lead: claim the rest (taken only if certain)"),
+    ] = None
     ready: Nothing | None = None
     deal: Nothing | None = None
     reveal: CanReveal | None = None

@@ -92,7 +92,9 @@ def check_step(state: State, full: bool) -> None:
         for c in options:
             decide(state, c)  # raises if refused
         offered = can(state, d.seat)
-        assert {type(c).__struct_config__.tag for c in options} == set(offered)
+        # A claim is offered on every lead and judged only when made (domain/claim.py).
+        claims = {"claim"} if state.phase == "play" and not state.trick else set()
+        assert {type(c).__struct_config__.tag for c in options} | claims == set(offered)
         if "play" in offered:
             playable = offered["play"]["cards"]
             assert sorted(playable) == sorted(c.card for c in options)

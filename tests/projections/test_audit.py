@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 from pathlib import Path
 
 import msgspec
@@ -13,13 +14,15 @@ import pytest
 from log_kit import chained, recorded
 from rated_kit import SEED, committed_game, finished_game
 
-from domain import apply, deciding, legal
+from domain import apply, deciding, fold, legal, opening, view
 from domain import commands as cmd
 from domain import events as ev
+from domain.bots import choose
 from domain.events import EVENT_TYPES
 from domain.sealing import SECRET_FIELDS, seal
 from domain.state import State
 from projections.audit import LINE_FIELDS, export, verify
+from projections.narrative import narrate
 
 PEOPLE = [("ada", True), ("gus", False), None, None]
 
@@ -299,3 +302,27 @@ def test_a_game_ended_as_stalled_verifies_and_a_forged_staller_is_caught():
     forged = stalled_export(seat=1)  # a bot's seat, never a person's stall
     verdict = verify(forged)
     assert not verdict.ok and verdict.problem.seq == where(forged, "GameAbandoned")
+
+
+def test_a_game_with_claims_verifies_and_a_claim_the_rules_refuse_is_caught():
+    """Bots claim the rest whenever it is certain; the auditor judges each claim again (a
+    claim is no move `legal` lists), so one made where it wasn't certain is named."""
+    state = fold(opening(SEED))
+    game = opening(SEED)
+    while state.status == "playing":
+        seat = deciding(state)[0].seat
+        state, events = apply(state, choose(view(state, seat), "hard", random.Random(state.seq)))
+        game.extend(events)
+    lines = msgspec.json.decode(msgspec.json.encode(export("CLAIM", recorded("CLAIM", game))))
+    assert where(lines, "TricksClaimed") and verify(lines).ok
+    assert any(" and claims the last " in line for line in narrate(game))
+    # A card led instead made a claim: the same cards shown, before anything was certain.
+    forged = copy.deepcopy(lines)
+    n = where(forged, "CardPlayed")
+    played = forged[n]
+    hands = forged[where(forged, "HandDealt")]["hands"]
+    forged[n] = {**played, "type": "TricksClaimed", "cards": hands[played["seat"]], "tricks": 5}
+    del forged[n]["card"]
+    verdict = verify(rechained(forged))
+    assert not verdict.ok and verdict.problem.seq == played["seq"]
+    assert "TricksClaimed" in verdict.problem.what and "not a legal move" in verdict.problem.what

@@ -19,9 +19,10 @@ import msgspec
 import pytest
 from log_kit import recorded
 
-from domain import apply, deciding, legal
+from domain import apply, can, deciding, legal
 from domain import commands as cmd
 from domain import events as ev
+from domain.errors import IllegalMove
 from domain.events import EVENT_TYPES, AnyEvent
 from domain.sealing import SECRET_FIELDS
 from domain.state import State
@@ -49,9 +50,16 @@ def played(state: State, log: list[ev.Event], *commands: cmd.Command) -> State:
 
 def played_out(state: State, log: list[ev.Event], rng: random.Random) -> State:
     """Random legal moves to the game's end, passing and keeping a farmer's hand more often
-    than chance would, so hands thrown in and farmers kept come up."""
+    than chance would, so hands thrown in and farmers kept come up; and the rest of a hand
+    claimed whenever the rules would take it (`legal` never lists a claim)."""
     while state.status == "playing":
         seat = rng.choice(deciding(state)).seat
+        if "claim" in can(state, seat):
+            try:
+                state = played(state, log, cmd.Claim(seat=seat))
+                continue
+            except IllegalMove:
+                pass
         moves = legal(state, seat)
         quiet = [m for m in moves if m in (cmd.Pass(seat=seat), cmd.Farmer(seat=seat, cards=[]))]
         state = played(state, log, rng.choice(quiet if quiet and rng.random() < 0.8 else moves))

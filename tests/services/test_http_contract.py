@@ -98,6 +98,7 @@ def test_the_moves_body_is_a_tagged_union_with_enums(schema):
         "discard",
         "defend",
         "play",
+        "claim",
         "ready",
         "deal",
         "reveal",

@@ -16,9 +16,10 @@ CARD = re.compile(r"\b[9TJQKA][SHDC]\b")
 
 
 def choose(view: dict, rng: random.Random) -> dict:
-    """A move picked at random from the view's `can`, as a player clicking buttons would."""
+    """A move picked at random from the view's `can`, as a player clicking buttons would
+    (claims aside: test_http_claim.py makes them)."""
     can = view["can"]
-    kind = rng.choice(sorted(k for k in can if k != "deal"))
+    kind = rng.choice(sorted(k for k in can if k not in ("deal", "claim")))
     options = can[kind]
     if kind in ("play", "discard"):
         return {"type": kind, "card": rng.choice(options["cards"])}
@@ -41,6 +42,7 @@ def choose(view: dict, rng: random.Random) -> dict:
 def public_cards(view: dict) -> set[str]:
     cards = {p["card"] for p in view["trick"]}
     cards |= {p["card"] for t in view["tricks"] for p in t["cards"]}
+    cards |= set(view["claimed"]["cards"] if view["claimed"] else ())
     if view["up"]:
         cards.add(view["up"])
     return cards
@@ -66,6 +68,7 @@ def assert_log_keeps_secrets(log: list[dict]) -> None:
     """While the game runs the log names no card but turned-up and played ones, and no seed."""
     public = {e["up"] for e in log if e["type"] == "HandDealt"}
     public |= {e["card"] for e in log if e["type"] == "CardPlayed"}
+    public |= {c for e in log if e["type"] == "TricksClaimed" for c in e["cards"]}
     for e in log:
         if e["type"] == "TableOpened":
             assert e["seed"] is None and e["seed_hash"]

@@ -102,6 +102,9 @@ export function drawMoves(game, v, host) {
     slots = [null, null,
       button('Swap these three', 'W', () => game.send({ type: 'farmer', cards: [...game.selected] }), { class: 'primary', disabled: game.pending || game.selected.size !== 3, 'data-move': 'farmer-swap' }),
       button('Keep my hand', 'K', () => game.send({ type: 'farmer', cards: [] }), { 'data-move': 'farmer-keep' })];
+  } else if (can.claim) {
+    const title = 'Claim every trick left for your side: taken only if it is certain from your own cards';
+    slots = [button('Claim the rest', 'C', () => game.send({ type: 'claim' }), { 'data-move': 'claim', title })];
   } else if (v.phase === 'scored' || v.status === 'over') {
     if (!game.sheetOpen) {
       slots = [button('Result', 'R', () => game.openSheet(), { 'data-move': 'result' })];

@@ -22,7 +22,7 @@ import { drawReview, settledReview } from './review.js';
 import { nameOf } from './seats.js';
 import { answerStart } from './seed.js';
 import { drawSheet, sheetKey } from './sheet.js';
-import { callBanner, cannotPlay, defendBanner, outcomeWords, scoredWords } from './words.js';
+import { callBanner, cannotPlay, claimedWords, defendBanner, outcomeWords, scoredWords } from './words.js';
 
 const DEAL_HOLD = 1200;
 // Offers that aren't the player's turn: dealing early is the host's option, and the seed the
@@ -122,6 +122,7 @@ export class Game {
     this.announce(prev, v);
     this.clocks.update(v);
     this.center.sync(v, prev);
+    if (prev && v.claimed && !prev.claimed) this.tell(claimedWords(v, v.claimed));
     if (prev && v.hands.length > prev.hands.length && v.outcome) this.tell(scoredWords(v, v.outcome));
     if (v.status === 'over') this.followRatings(v);
     if (v.outcome && (v.phase === 'scored' || v.status === 'over')) this.followReview(v.code, v.outcome.hand_no);
@@ -169,6 +170,7 @@ export class Game {
       if (bid) this.banners.add({ ...callBanner(v, bid), deal: v.deal_no });
     }
     if (sameDeal && prev.defender === null && v.defender !== null) this.banners.add({ ...defendBanner(v), deal: v.deal_no });
+    if (sameDeal && !prev.claimed && v.claimed) this.banners.add({ title: 'Claimed', text: claimedWords(v, v.claimed), tone: 'call', deal: v.deal_no });
     if (v.hands.length > prev.hands.length && v.outcome) {
       const words = outcomeWords(v, v.outcome);
       // A euchre or a march is said once the last trick's cards have landed, never before.

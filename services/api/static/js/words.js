@@ -52,6 +52,12 @@ export function tookWords(v, n) {
   return `${subject(v, v.tricks[n].winner)} took the trick: ${teamName(v, us)} ${taken(us)}, ${teamName(v, 1 - us)} ${taken(1 - us)}.`;
 }
 
+/** A claim taken: who claimed the rest of the hand, and the cards they showed for it. */
+export function claimedWords(v, c) {
+  const rest = c.tricks === 1 ? 'the last trick' : `the last ${NUMBERS[c.tricks]} tricks`;
+  return `${subject(v, c.seat)} claimed ${rest}, showing ${c.cards.map((card) => theCard(card, v.trump)).join(', ')}.`;
+}
+
 /** A scored hand told in one go: how it went, the points and the score after it. */
 export function scoredWords(v, o) {
   const us = ourTeam(v);
