@@ -41,7 +41,7 @@ def free_port() -> int:
 
 def choose(view: dict, rng: random.Random) -> dict:
     can = view["can"]
-    kind = sorted(k for k in can if k != "deal")[0]
+    kind = sorted(k for k in can if k not in ("deal", "claim"))[0]
     body: dict = {"type": kind}
     if kind in ("play", "discard"):
         body["card"] = rng.choice(can[kind]["cards"])

@@ -11,8 +11,7 @@ loners fitted by simulation, the score read, a few measured refinements in play,
 two or three cards left, a search: it deals the unseen cards out many ways, plays each deal
 out perfectly and overrules the rules' card when another scores clearly better; search.py)
 and "expert" (every bid, discard and card by that search over deals weighed by what the
-bidding said; expert.py). Every level claims the rest of a hand on its lead when the rules
-would take the claim (domain/claim.py).
+bidding said; expert.py).
 """
 
 from __future__ import annotations
@@ -24,7 +23,6 @@ from domain.bots import bidding, easy, expert, play
 from domain.bots.discard import bury, bury_for_void
 from domain.bots.known import Known
 from domain.cards import CODES
-from domain.claim import out_of_play, verdict
 from domain.events import LEVELS, Level
 from domain.seat_view import View
 
@@ -56,8 +54,6 @@ def choose(v: View, level: str, rng: random.Random) -> cmd.Command:
     if not can or "deal" in can:
         raise ValueError("this seat has nothing to decide")
     k = Known(v)
-    if "claim" in can and _certain(k):
-        return cmd.Claim(seat=seat)  # every level: a sure claim only saves everyone time
     if "play" in can:
         if plays == "easy":
             card = easy.choose_card(k, rng)
@@ -97,14 +93,6 @@ def choose(v: View, level: str, rng: random.Random) -> cmd.Command:
         cards = bidding.farmer_swap(k, "hard" if bids == "expert" else bids, rng)
         return cmd.Farmer(seat=seat, cards=[CODES[c] for c in sorted(cards)])
     raise ValueError(f"no bot knows how to answer {sorted(can)}")
-
-
-def _certain(k: Known) -> bool:
-    """Whether the rules would take the seat's claim of the rest (domain/claim.py), asked
-    with what its view shows, as the rules ask it."""
-    out = out_of_play(k.me, k.dealer, k.up, k.kitty_state, k.buried)
-    tricks = (cards for _, cards, _ in k.tricks)
-    return not verdict(k.me, k.hand, k.trump, tricks, out, k.sitting)
 
 
 __all__ = ["LEVELS", "choose"]

@@ -34,7 +34,7 @@ def follow(base: str, code: str, headers: dict, seen: list, done: threading.Even
 
 
 def choose(can: dict, rng: random.Random) -> dict:
-    kind = sorted(k for k in can if k != "deal")[0]
+    kind = sorted(k for k in can if k not in ("deal", "claim"))[0]
     body: dict = {"type": kind}
     if kind in ("play", "discard"):
         body["card"] = rng.choice(can[kind]["cards"])

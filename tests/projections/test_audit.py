@@ -4,6 +4,7 @@ revealed seed changed; and, where a forger rebuilt the chain, the rules or the k
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import random
@@ -14,10 +15,11 @@ import pytest
 from log_kit import chained, recorded
 from rated_kit import SEED, committed_game, finished_game
 
-from domain import apply, deciding, fold, legal, opening, view
+from domain import apply, can, deciding, fold, legal, opening, view
 from domain import commands as cmd
 from domain import events as ev
 from domain.bots import choose
+from domain.errors import IllegalMove
 from domain.events import EVENT_TYPES
 from domain.sealing import SECRET_FIELDS, seal
 from domain.state import State
@@ -305,13 +307,19 @@ def test_a_game_ended_as_stalled_verifies_and_a_forged_staller_is_caught():
 
 
 def test_a_game_with_claims_verifies_and_a_claim_the_rules_refuse_is_caught():
-    """Bots claim the rest whenever it is certain; the auditor judges each claim again (a
-    claim is no move `legal` lists), so one made where it wasn't certain is named."""
+    """Hard bots play, and each seat claims the rest on its lead whenever the rules take it;
+    the auditor judges each claim again (a claim is no move `legal` lists), so one made where
+    it wasn't certain is named."""
     state = fold(opening(SEED))
     game = opening(SEED)
     while state.status == "playing":
         seat = deciding(state)[0].seat
-        state, events = apply(state, choose(view(state, seat), "hard", random.Random(state.seq)))
+        move = choose(view(state, seat), "hard", random.Random(state.seq))
+        if "claim" in can(state, seat):
+            with contextlib.suppress(IllegalMove):
+                apply(state, cmd.Claim(seat=seat))
+                move = cmd.Claim(seat=seat)
+        state, events = apply(state, move)
         game.extend(events)
     lines = msgspec.json.decode(msgspec.json.encode(export("CLAIM", recorded("CLAIM", game))))
     assert where(lines, "TricksClaimed") and verify(lines).ok

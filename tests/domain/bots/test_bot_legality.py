@@ -1,5 +1,4 @@
-"""Every bot move is legal, at every level and under every combination of house rules: one
-`legal` lists, or a claim of the rest the rules take (`legal` never lists claims)."""
+"""Every bot move is legal, at every level and under every combination of house rules."""
 
 from __future__ import annotations
 
@@ -9,8 +8,7 @@ import random
 import pytest
 from euchre_kit import TOGGLE_KEYS, bot_table, human_table, seed_of
 
-from domain import apply, decide, deciding, legal, view
-from domain import commands as cmd
+from domain import apply, deciding, legal, view
 from domain.bots import LEVELS, choose
 from domain.state import State
 
@@ -20,12 +18,6 @@ COMBOS = [
 ]
 
 
-def allowed(state: State, seat: int, move: cmd.Command) -> bool:
-    if isinstance(move, cmd.Claim):
-        return bool(decide(state, move))  # refused: raises
-    return move in legal(state, seat)
-
-
 def play_checked(state: State, levels: tuple[str, ...], rng: random.Random, limit: int = 4000):
     """Play to the end with bots in every seat, checking each move against `legal`."""
     moves = 0
@@ -33,7 +25,7 @@ def play_checked(state: State, levels: tuple[str, ...], rng: random.Random, limi
         decisions = deciding(state)
         d = decisions[rng.randrange(len(decisions))]
         move = choose(view(state, d.seat), levels[d.seat], random.Random(moves))
-        assert allowed(state, d.seat, move), (state.phase, move)
+        assert move in legal(state, d.seat), (state.phase, move)
         state, _ = apply(state, move)
         moves += 1
         assert moves < limit, "a game that never ends"
@@ -61,7 +53,7 @@ def test_bots_say_ready_between_hands_and_never_deal(level):
         decisions = deciding(state)
         d = decisions[rng.randrange(len(decisions))]
         move = choose(view(state, d.seat), level, random.Random(readies))
-        assert allowed(state, d.seat, move)
+        assert move in legal(state, d.seat)
         assert move.__struct_config__.tag != "deal"
         if d.kind == "ready":
             assert move.__struct_config__.tag == "ready"

@@ -6,12 +6,11 @@ from __future__ import annotations
 import random
 
 import pytest
-from bot_kit import move, perfect_tricks, random_position, table
+from bot_kit import card, perfect_tricks, random_position, table
 from euchre_kit import mask
 
-from domain import commands as cmd
 from domain import view
-from domain.bots import LEVELS, play
+from domain.bots import play
 from domain.bots.known import Known
 from domain.bots.memory import Memory
 from domain.bots.sampling import Unseen
@@ -46,10 +45,8 @@ def test_hard_draws_the_last_trump_before_cashing_its_ace():
     k = Known(view(state, 3))
     assert play.choose_card(k, "hard") == INDEX["AS"]  # what the rules alone would lead
     for seed in range(4):
-        assert play.choose_card(k, "hard", random.Random(seed)) == INDEX["AH"], seed
-    assert play.choose_card(k, "medium") == INDEX["AS"]
-    # Asked for its move, every level sees the rest is sure and claims it (domain/claim.py).
-    assert {move(state, 3, level) for level in LEVELS} == {cmd.Claim(seat=3)}
+        assert card(state, 3, "hard") == "AH", seed
+    assert card(state, 3, "medium") == "AS"
 
 
 def test_a_hand_already_settled_is_left_to_the_rules():
