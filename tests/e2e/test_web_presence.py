@@ -109,7 +109,7 @@ def test_the_seat_to_decide_shows_its_time_left_and_the_player_hears_when_10_s_a
     wait_for_my_move(ada)
     mine = ada.page.locator(".plate[data-seat='0'] .clocks[data-kind=turn]")
     expect(mine).to_have_text(re.compile(r"^(1:00|0:5\d)$"))
-    notice = ada.page.locator("main.game [role=status].sr-only")
+    notice = ada.page.locator("main.game .turn-notice[role=status]")
     expect(notice).to_have_text("")
     ada.page.clock.fast_forward("00:51")
     expect(mine).to_have_text("0:09", timeout=3000)
@@ -135,13 +135,16 @@ def test_leave_table_says_what_it_costs_before_a_bot_takes_the_seat(browser, ser
     page.click("button[name=open]")
     # Registering hashes the password first: slower than a guest's name.
     expect(page.locator("#app")).to_have_attribute("data-view", "room", timeout=30_000)
-    page.click("button[name=start]")
-    expect(page.locator(GAME)).to_have_attribute("data-status", "playing")
-    rules = page.locator(".leave .leave-rules")
-    expect(rules).to_have_text(
+    said = (
         "Leaving a rated game counts as a loss, whatever the score, unless you sit back down "
         "within 3 minutes; meanwhile a medium bot plays your seat."
     )
+    expect(page.locator(".room-actions .leave-rule")).to_have_text(said)  # before it starts
+    page.click("button[name=start]")
+    expect(page.locator(GAME)).to_have_attribute("data-status", "playing")
+    # The button's description: heard with it, and its tooltip.
+    expect(page.locator(".leave button[name=leave]")).to_have_accessible_description(said)
+    expect(page.locator(".leave button[name=leave]")).to_have_attribute("title", said)
 
     asked: list[str] = []
 
@@ -169,4 +172,6 @@ def test_a_guest_is_told_leaving_is_unrated(browser, server):
     ada = open_person(browser, server, "Ada", **DESK)
     sign_in_and_open(ada)
     ada.page.click("button[name=start]")
-    expect(ada.page.locator(".leave .leave-rules")).to_contain_text("aren’t rated")
+    expect(ada.page.locator(".leave button[name=leave]")).to_have_attribute(
+        "title", re.compile("aren’t rated")
+    )

@@ -72,10 +72,13 @@ export class Game {
     this.toldEl = h('div.sr-only', { role: 'log', 'aria-label': 'The play' });
     this.headingEl = h('h1.sr-only', { tabindex: '-1' }, `The game at table ${ctx.code}`);
     // The clocks' word to the player whose time runs low.
-    this.noticeEl = h('div.sr-only', { role: 'status', 'aria-live': 'polite' });
+    this.noticeEl = h('div.sr-only.turn-notice', { role: 'status', 'aria-live': 'polite' });
     this.clocks = new Clocks((text) => { this.noticeEl.textContent = text; });
     this.clocks.attach(this.plates);
+    // "Leave table" goes with the bar's tools (on a phone, behind "⋯"): the board needs
+    // every line of the screen's height, and leaving is rare.
     this.leaveEl = h('div.leave', { hidden: true });
+    ctx.tools?.append(this.leaveEl);
     this.el = h('main.game', {},
       this.headingEl,
       this.toldEl,
@@ -83,13 +86,13 @@ export class Game {
       h('div.board', {}, this.feltEl, this.railEl),
       h('div.dock', {}, this.status.el, this.movesEl),
       this.handEl,
-      this.leaveEl,
       this.sheetLayer);
     this.el.dataset.motion = 'idle';
   }
 
   destroy() {
     this.gone = true;
+    this.leaveEl.remove();
     this.alert.stop();
     clearTimeout(this.dealTimer);
     this.clocks.destroy();

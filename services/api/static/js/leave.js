@@ -1,6 +1,8 @@
-// "Leave table" during a game, and the rules of leaving stated beside it. What leaving costs
-// is said before it is done: a bot of the table's level takes the seat for the rest of the
-// game, and in a rated game leaving counts as a loss (docs/ratings.md "Integrity").
+// "Leave table" during a game, among the bar's tools: what leaving costs is its description
+// (heard with it, shown as its tooltip), asked again before it is done, and stated in the
+// waiting room before the game starts: a bot of the table's level takes the seat for the rest
+// of the game, and in a rated game leaving counts as a loss (docs/ratings.md "Integrity").
+// A line of its own under the hand took the height the board needs.
 
 import { api } from './api.js';
 import { fill, h } from './dom.js';
@@ -31,9 +33,10 @@ export function drawLeave(el, v, game) {
     return;
   }
   el.hidden = false;
+  const rules = leavingRules(v);
   fill(el,
-    h('button.ghost', { type: 'button', name: 'leave', onclick: () => leave(game) }, 'Leave table'),
-    h('p.leave-rules', {}, leavingRules(v)));
+    h('button.ghost.small', { type: 'button', name: 'leave', title: rules, 'aria-describedby': 'leave-rules', onclick: () => leave(game) }, 'Leave table'),
+    h('p.leave-rules.sr-only', { id: 'leave-rules' }, rules));
 }
 
 async function leave(game) {

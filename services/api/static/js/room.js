@@ -2,6 +2,7 @@
 
 import { api } from './api.js';
 import { fill, h, Parts } from './dom.js';
+import { leavingRules } from './leave.js';
 import { becomePlayer, me } from './me.js';
 import { StatusLine, tableLink } from './nav.js';
 import { HOUSE_RULES, LEVELS, levelName } from './rules.js';
@@ -183,6 +184,8 @@ export class Room {
     } else {
       fill(this.actionsEl, h('p.hint', {}, 'The host starts the game; open seats get bots.'));
     }
+    // Whoever sits hears the rule of leaving before the game starts, not only when leaving.
+    if (v.you !== null) this.actionsEl.append(h('p.hint.leave-rule', {}, leavingRules(v)));
   }
 }
 

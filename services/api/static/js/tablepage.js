@@ -48,7 +48,7 @@ export function mountTablePage(root, code) {
   // leaving the code, the chat and the connection in view.
   const tools = h('div.bar-tools', { id: 'bar-tools' }, copyButton, hostMenu.el, options, watchingEl);
   const fold = h('button.ghost.small.bar-fold', {
-    type: 'button', title: 'More: the link, the host’s tools and options',
+    type: 'button', title: 'More: the link, the host’s tools, options and leaving',
     'aria-expanded': 'false', 'aria-controls': 'bar-tools', onclick: () => setFold(!tools.classList.contains('open')),
   }, h('span', { 'aria-hidden': 'true' }, '⋯'), h('span.sr-only', {}, 'More'));
   const setFold = (open) => {
@@ -78,6 +78,8 @@ export function mountTablePage(root, code) {
 
   const ctx = {
     code,
+    tools, // the bar's tools, where a game puts "Leave table"
+
     get view() { return view; },
     accept,
     /** Run an API call that answers with our view; a refusal's detail goes to the status line. */
