@@ -771,7 +771,7 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=10, help="a bystander's request's")
     parser.add_argument("--view-every", type=float, default=0.1)
     parser.add_argument("--move-every", type=float, default=0.5)
-    parser.add_argument("--sign-in-every", type=float, default=1.0)
+    parser.add_argument("--sign-in-every", type=float, default=2.5)
     parser.add_argument("--limits", choices=["on", "off"], default="on", help="rate limits")
     parser.add_argument("--url", help="a running service to measure instead of starting one")
     args = parser.parse_args()

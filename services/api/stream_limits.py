@@ -19,13 +19,16 @@ streams open at a time; the rest wait their turn, so a burst slows the crowd, no
 from __future__ import annotations
 
 import asyncio
+import random
 from collections import Counter
 
 from infra.settings import StreamLimits
 from services.api.problems import Problem
 
 # A stream frees its place when it closes, which may be any moment: a short wait, and the web
-# client's own back-off (1 s doubling to 15 s) is about as long.
+# client's own back-off (1 s doubling to 15 s) is about as long. Each refusal adds up to as
+# long again at random: 800 clients refused together and told the same 10 s came back together
+# every 10 s, and each wave held the bystanders' requests back 20 ms.
 RETRY_SECONDS = 10
 OPENING = 8
 
@@ -92,9 +95,9 @@ class StreamGate:
     @staticmethod
     def _refusal(what: str, cap: int, anonymous: bool) -> Problem:
         hint = "; signed-in players are counted apart" if anonymous else ""
+        wait = RETRY_SECONDS + random.randrange(RETRY_SECONDS + 1)
         return Problem(
             429,
-            f"too many {what} (at most {cap}); close one or try again in "
-            f"{RETRY_SECONDS} seconds{hint}",
-            headers={"Retry-After": str(RETRY_SECONDS)},
+            f"too many {what} (at most {cap}); close one or try again in {wait} seconds{hint}",
+            headers={"Retry-After": str(wait)},
         )

@@ -22,7 +22,9 @@ from domain import commands as cmd
 from domain import deciding, fallback
 from infra.eventstore import EventStore
 from infra.settings import StreamLimits
+from services.api import stream_limits
 from services.api.app import create_app
+from services.api.problems import Problem
 from services.api.stream_limits import OPENING, StreamGate
 from services.use_cases import Tables
 
@@ -54,6 +56,21 @@ def _refused(http: httpx.Client, path: str, headers: dict | None = None) -> http
         assert response.headers["content-type"].startswith("application/problem+json")
         assert int(response.headers["Retry-After"]) > 0
         return response
+
+
+def test_refusals_spread_their_retry_after_so_a_crowd_refused_together_comes_back_apart():
+    gate = StreamGate(StreamLimits(anonymous_per_table=0))
+    waits = []
+    for n in range(40):
+        with pytest.raises(Problem) as refused:
+            gate.admit("T", f"127.0.0.{n}", None)
+        assert refused.value.status == 429
+        wait = int(refused.value.headers["Retry-After"])
+        assert f"try again in {wait} seconds" in refused.value.detail
+        waits.append(wait)
+    assert min(waits) >= stream_limits.RETRY_SECONDS
+    assert max(waits) <= 2 * stream_limits.RETRY_SECONDS
+    assert len(set(waits)) >= 5, f"40 refusals told {sorted(set(waits))}"
 
 
 def test_anonymous_streams_beyond_the_tables_cap_get_429_and_a_seated_player_still_watches(
