@@ -209,7 +209,15 @@ class _SmallBuffers(Server):
 
 def test_a_client_that_stops_reading_is_dropped(database_url, redis_url):
     limits = StreamLimits(stall_seconds=1.0)
-    app = create_app(database_url, redis_url, stream_poll=1.0, keep_alive=0.5, stream_limits=limits)
+    # Four people moving flat out would meet the moves' rate limit (25 a second) before long.
+    app = create_app(
+        database_url,
+        redis_url,
+        stream_poll=1.0,
+        keep_alive=0.5,
+        stream_limits=limits,
+        rate_limits=None,
+    )
     server = _SmallBuffers(app)
     server.server.config = uvicorn.Config(app, log_level="critical", lifespan="on")
     with server as url, httpx.Client(base_url=url, timeout=30) as http:
