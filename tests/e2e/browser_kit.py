@@ -234,3 +234,14 @@ def sheet_overflow(person: Person) -> list[str]:
             return out;
         }"""
     )
+
+
+def table_pages(waiting: str, playing: str, done: str) -> dict[str, tuple[str, str]]:
+    """The lobby and a table's three pages (waiting room, game, record): each a path and the
+    `data-view` it shows, for tests that visit every page."""
+    return {
+        "lobby": ("/#/", "lobby"),
+        "waiting-room": (f"/#/t/{waiting}", "room"),
+        "table": (f"/#/t/{playing}", "game"),
+        "record": (f"/#/t/{done}/record", "record"),
+    }

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 from a11y_kit import AXE_CONTEXT, axe_violations, describe
-from browser_kit import open_person, settle, shot, sign_in_and_open
+from browser_kit import open_person, settle, shot, sign_in_and_open, table_pages
 from playwright.sync_api import expect
 from test_web_ratings import Registered, play_out
 from test_web_table import start_with_bots
@@ -87,12 +87,7 @@ def test_axe_finds_nothing_serious_in_the_dark_at_320_and_1366_px(browser, serve
     playing = sign_in_and_open(ada)
     start_with_bots(ada)
     expect(page.locator("main.game")).to_have_attribute("data-status", "playing")
-    views = {
-        "lobby": ("/#/", "lobby"),
-        "waiting-room": (f"/#/t/{waiting}", "room"),
-        "table": (f"/#/t/{playing}", "game"),
-        "record": (f"/#/t/{done}/record", "record"),
-    }
+    views = table_pages(waiting, playing, done)
     broken: dict[str, list[dict]] = {}
     for name, (path, view) in views.items():
         page.goto(path)

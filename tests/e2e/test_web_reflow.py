@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 from a11y_kit import AXE_CONTEXT, axe_violations, describe
-from browser_kit import open_person, settle, shot, sign_in_and_open
+from browser_kit import open_person, settle, shot, sign_in_and_open, table_pages
 from playwright.sync_api import expect
 from test_web_ratings import Registered, play_out
 from test_web_table import start_with_bots
@@ -79,10 +79,7 @@ def test_every_page_fits_a_phone_without_a_sideways_scroll(browser, server, shot
     start_with_bots(ada)
     expect(page.locator("main.game")).to_have_attribute("data-status", "playing")
     views = {
-        "lobby": ("/#/", "lobby"),
-        "waiting-room": (f"/#/t/{waiting}", "room"),
-        "table": (f"/#/t/{playing}", "game"),
-        "record": (f"/#/t/{done}/record", "record"),
+        **table_pages(waiting, playing, done),
         "profile": (f"/#/players/{player}", "profile"),
         "leaderboard": ("/#/leaderboard", "leaderboard"),
     }
