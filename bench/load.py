@@ -12,6 +12,7 @@ API processes on the port.
 
     uv run python bench/load.py --tables 500 --pace human --seconds 60
     uv run python bench/load.py --tables 20 --pace flat --seconds 30
+    uv run python bench/load.py --tables 20 --seconds 30 --observed 3 --trace-sample 0.05
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import argparse
 import asyncio
 import contextlib
 import gc
+import http.server
 import os
 import random
 import re
@@ -28,6 +30,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -418,30 +421,88 @@ def main() -> None:
         help="measure what signing views' heads costs: ROUNDS runs each with signing on and "
         "off (EUCHRE_SIGNED_HEADS), alternating, and the medians' ratio",
     )
+    parser.add_argument(
+        "--observed",
+        type=int,
+        metavar="ROUNDS",
+        help="measure what metrics and tracing cost: ROUNDS runs each with both on (spans sent "
+        "over OTLP to a sink in this process) and both off, alternating, and the medians' ratio",
+    )
+    parser.add_argument(
+        "--trace-sample",
+        type=float,
+        default=1.0,
+        help="with --observed, the fraction of requests and messages traced (default 1: all)",
+    )
     args = parser.parse_args()
     if args.signed_heads:
-        compare_signing(args)
+        compare(
+            args,
+            args.signed_heads,
+            "signing heads",
+            {"EUCHRE_SIGNED_HEADS": "on"},
+            {"EUCHRE_SIGNED_HEADS": "off"},
+        )
+        return
+    if args.observed:
+        with otlp_sink() as endpoint:
+            observed = {
+                "EUCHRE_METRICS": "on",
+                "EUCHRE_OTLP_ENDPOINT": endpoint,
+                "EUCHRE_TRACE_SAMPLE": str(args.trace_sample),
+            }
+            compare(args, args.observed, "metrics and tracing", observed, {"EUCHRE_METRICS": "off"})
         return
     with serving("--processes", str(args.processes), EUCHRE_BOT_DELAY_SCALE="0") as server:
         asyncio.run(run(server.base, args, server.pid))
 
 
-def compare_signing(args) -> None:
-    """Server CPU per move with heads signed and not, the same load, rounds alternating so
-    that a machine slowing down in the middle weighs on both alike."""
+def compare(args, rounds: int, what: str, on: dict[str, str], off: dict[str, str]) -> None:
+    """Server CPU per move with `what` on and off, the same load, rounds alternating so that
+    a machine slowing down in the middle weighs on both alike."""
     spent: dict[str, list[float]] = {"on": [], "off": []}
-    for _ in range(args.signed_heads):
-        for mode in ("on", "off"):
-            print(f"-- signed heads {mode}", flush=True)
+    for _ in range(rounds):
+        for mode, env in (("on", on), ("off", off)):
+            print(f"-- {what} {mode}", flush=True)
             options = ("--processes", str(args.processes))
-            with serving(*options, EUCHRE_BOT_DELAY_SCALE="0", EUCHRE_SIGNED_HEADS=mode) as s:
+            with serving(*options, EUCHRE_BOT_DELAY_SCALE="0", **env) as s:
                 spent[mode].append(asyncio.run(run(s.base, args, s.pid)))
-    on, off = (statistics.median(spent[mode]) * 1000 for mode in ("on", "off"))
+    with_it, without = (statistics.median(spent[mode]) * 1000 for mode in ("on", "off"))
+    # Each round's on against the off run right after it: a machine's slower spells fall on
+    # both of a pair more often than on both medians.
+    pairs = [(on_ / off_ - 1) * 100 for on_, off_ in zip(spent["on"], spent["off"], strict=True)]
     print(
-        f"server CPU per move, median of {args.signed_heads}: signed {on:.3f} ms, unsigned "
-        f"{off:.3f} ms; signing adds {(on / off - 1) * 100:+.1f}%",
+        f"server CPU per move, median of {rounds}: {what} on {with_it:.3f} ms, off "
+        f"{without:.3f} ms; {what} add {(with_it / without - 1) * 100:+.1f}%; by pair "
+        f"{', '.join(f'{p:+.1f}%' for p in pairs)} (median {statistics.median(pairs):+.1f}%)",
         flush=True,
     )
+
+
+@contextlib.contextmanager
+def otlp_sink() -> Iterator[str]:
+    """An OTLP/HTTP endpoint that takes every export and keeps nothing: the server pays for
+    making and sending its spans, as it would to a real collector; what a collector does with
+    them is the collector's machine's cost."""
+
+    class Sink(http.server.BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            self.send_response(200)
+            self.send_header("Content-Type", "application/x-protobuf")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *_) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Sink)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
 
 
 if __name__ == "__main__":

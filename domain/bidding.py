@@ -1,6 +1,6 @@
 """Bidding, both rounds (docs/euchre.md "Bidding: round one", "Bidding: round two", "Stick the
-dealer", "Going alone", "Canadian loner"): who may order, call, pass or go alone, and what
-making trump does to the up card, the dealer's hand and who sits out."""
+dealer", "Going alone", "Canadian loner", "No trump"): who may order, call, pass or go alone,
+and what making trump does to the up card, the dealer's hand and who sits out."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from msgspec.structs import replace
 
 from domain import commands as cmd
 from domain import events as ev
-from domain.cards import SUIT_NAMES, SUITS, SuitCode
+from domain.cards import NO_TRUMP, SUIT_NAMES, SUITS, TRUMPS, TrumpCode
 from domain.defend import after_making
 from domain.errors import IllegalMove
 from domain.hands import with_card
@@ -56,16 +56,30 @@ def order(s: State, c: cmd.Order) -> ev.Event:
     return ev.TrumpOrdered(seat=c.seat, suit=SUITS[_turned(s)], alone=c.alone)
 
 
+def _callable(s: State) -> list[TrumpCode]:
+    """Round two's calls: the suits not turned down, and no trump when that rule is on."""
+    turned = _turned(s)
+    suits: list[TrumpCode] = [x for i, x in enumerate(SUITS) if i != turned]
+    return [*suits, TRUMPS[NO_TRUMP]] if s.settings.no_trump == "on" else suits
+
+
 def call(s: State, c: cmd.Call) -> ev.Event:
     _alone_allowed(s, c.alone)
     turned = _turned(s)
-    if c.suit not in SUITS:
-        raise IllegalMove(f"{c.suit!r} is not a suit", field="suit", allowed=list(SUITS))
-    if SUITS.index(c.suit) == turned:
+    if c.suit == TRUMPS[NO_TRUMP] and s.settings.no_trump != "on":
+        raise IllegalMove(
+            "no trump is off at this table (a house rule); call a suit",
+            field="suit",
+            allowed=_callable(s),
+        )
+    if c.suit not in TRUMPS:
+        named = list(TRUMPS) if s.settings.no_trump == "on" else list(SUITS)
+        raise IllegalMove(f"{c.suit!r} is not a suit", field="suit", allowed=named)
+    if TRUMPS.index(c.suit) == turned:
         raise IllegalMove(
             f"{SUIT_NAMES[turned]} was turned down; call another suit",
             field="suit",
-            allowed=[x for x in SUITS if x != SUITS[turned]],
+            allowed=_callable(s),
         )
     return ev.TrumpCalled(seat=c.seat, suit=c.suit, alone=c.alone)
 
@@ -74,11 +88,6 @@ def pass_bid(s: State, c: cmd.Pass) -> ev.Event:
     if stuck(s, c.seat):
         raise IllegalMove("the dealer must call trump (stick the dealer)")
     return ev.BidPassed(seat=c.seat, round=1 if s.phase == "bid1" else 2)
-
-
-def _open_suits(s: State) -> list[SuitCode]:
-    turned = _turned(s)
-    return [x for i, x in enumerate(SUITS) if i != turned]
 
 
 def _legal_one(s: State, seat: int) -> list[cmd.Command]:
@@ -92,7 +101,7 @@ def _legal_one(s: State, seat: int) -> list[cmd.Command]:
 
 def _legal_two(s: State, seat: int) -> list[cmd.Command]:
     out: list[cmd.Command] = [] if stuck(s, seat) else [cmd.Pass(seat=seat)]
-    for suit in _open_suits(s):
+    for suit in _callable(s):
         out.append(cmd.Call(seat=seat, suit=suit, alone=False))
         if s.settings.alone == "on":
             out.append(cmd.Call(seat=seat, suit=suit, alone=True))
@@ -118,7 +127,7 @@ def _fallback_one(s: State, seat: int) -> cmd.Command:
 def _fallback_two(s: State, seat: int) -> cmd.Command:
     """A stuck dealer calls the first suit open, in S H D C order."""
     if stuck(s, seat):
-        return cmd.Call(seat=seat, suit=_open_suits(s)[0])
+        return cmd.Call(seat=seat, suit=_callable(s)[0])
     return cmd.Pass(seat=seat)
 
 
@@ -146,9 +155,10 @@ def _turned_down(s: State, e: ev.UpCardTurnedDown) -> State:
     return replace(s, seq=s.seq + 1, phase="bid2", kitty_state="down", turn=(s.dealer + 1) % 4)
 
 
-def _made(s: State, seat: int, suit: SuitCode, alone: bool, round: int) -> State:
-    """A lone maker's partner sits out."""
-    trump = SUITS.index(suit)
+def _made(s: State, seat: int, suit: TrumpCode, alone: bool, round: int) -> State:
+    """A lone maker's partner sits out. No trump is held as NO_TRUMP, the tables' index for
+    it."""
+    trump = TRUMPS.index(suit)
     bid = Bid(
         seat=seat, round=round, bid="order" if round == 1 else "call", suit=trump, alone=alone
     )

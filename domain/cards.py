@@ -13,7 +13,7 @@ from typing import Literal, get_args
 
 RANKS = "9TJQKA"
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
-NO_TRUMP = 4  # the index used for "no trump yet" in the tables below
+NO_TRUMP = 4  # the index for "no trump" (not made yet, or a no-trump call) in the tables below
 
 Code = Literal[
     "9S",
@@ -42,10 +42,13 @@ Code = Literal[
     "AC",
 ]
 SuitCode = Literal["S", "H", "D", "C"]
+# What a hand is played in: a suit, or "N" for no trump (the `no_trump` house rule).
+TrumpCode = Literal["S", "H", "D", "C", "N"]
 
 # Suit-major, as the index: CODES[suit * 6 + rank] == RANKS[rank] + SUITS[suit].
 SUITS: tuple[SuitCode, ...] = get_args(SuitCode)
 CODES: tuple[Code, ...] = get_args(Code)
+TRUMPS: tuple[TrumpCode, ...] = get_args(TrumpCode)  # TRUMPS[NO_TRUMP] == "N"
 INDEX: dict[str, int] = {code: i for i, code in enumerate(CODES)}
 DECK = (1 << 24) - 1
 JACK = RANKS.index("J")
@@ -123,7 +126,8 @@ def _power(card: int, trump: int, led: int) -> int:
 
 # FOLLOWS[trump][card]: the suit a card belongs to for following; SUIT_MASK[trump][suit]: the
 # cards that follow `suit`; POWER[trump][led][card]: its strength in a trick. trump may be
-# NO_TRUMP (4), where jacks stay in their own suits.
+# NO_TRUMP (4), where jacks stay in their own suits: before trump is made, and in a no-trump
+# hand, where that is exactly the ranking (the highest card of the suit led wins).
 FOLLOWS: tuple[tuple[int, ...], ...] = tuple(
     tuple(_follows(c, t) for c in range(24)) for t in range(5)
 )
@@ -136,6 +140,26 @@ POWER: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
 
 
 NINES_AND_TENS = mask_of(s * 6 + r for s in range(4) for r in (NINE, TEN))
+
+
+RANK_NAMES = ("nine", "ten", "jack", "queen", "king", "ace")
+
+
+def card_words(card: int, trump: int | None = None) -> str:
+    """A card as a sentence names it to a player ("the nine of clubs"), the bowers by their
+    names once trump is known: refusals are read at the table, not only by programs."""
+    named = f"the {RANK_NAMES[rank(card)]} of {SUIT_NAMES[suit(card)]}"
+    if trump is not None and card == right_bower(trump):
+        return f"the right bower ({named})"
+    if trump is not None and card == left_bower(trump):
+        return f"the left bower ({named})"
+    return named
+
+
+def words_for(cards: list[int], trump: int | None, joint: str = "and") -> str:
+    """Cards in a sentence: "a", "a or b", "a, b or c"."""
+    named = [card_words(c, trump) for c in cards]
+    return named[0] if len(named) == 1 else f"{', '.join(named[:-1])} {joint} {named[-1]}"
 
 
 def is_farmers_hand(hand: int) -> bool:

@@ -26,7 +26,7 @@ from msgspec.structs import replace
 
 from domain import commands as cmd
 from domain import events as ev
-from domain.cards import DECK, FOLLOWS, INDEX, POWER, SUIT_MASK, cards_of, mask_of
+from domain.cards import DECK, FOLLOWS, INDEX, POWER, SUIT_MASK, cards_of, mask_of, words_for
 from domain.errors import IllegalMove
 from domain.hands import sorted_codes
 from domain.phases import Evolve, PhaseRules
@@ -53,8 +53,8 @@ def _beaten_by(card: int, trump: int) -> int:
 
 
 # BEATEN_BY[trump][card]: the cards that take a trick `card` leads (higher cards of its suit,
-# and trumps).
-BEATEN_BY = tuple(tuple(_beaten_by(c, t) for c in range(24)) for t in range(4))
+# and trumps; in no trump, NO_TRUMP, only the higher cards of its suit).
+BEATEN_BY = tuple(tuple(_beaten_by(c, t) for c in range(24)) for t in range(5))
 
 
 def threats(hand: int, unseen: int, trump: int) -> int:
@@ -98,7 +98,7 @@ def _low_first(trump: int, suit: int) -> tuple[int, ...]:
 
 
 # LOW_FIRST[trump][suit]: the suit's cards from the lowest up.
-LOW_FIRST = tuple(tuple(_low_first(t, u) for u in range(4)) for t in range(4))
+LOW_FIRST = tuple(tuple(_low_first(t, u) for u in range(4)) for t in range(5))
 
 
 @lru_cache(maxsize=65536)
@@ -164,10 +164,10 @@ def claim(s: State, c: cmd.Claim) -> ev.Event:
         raise IllegalMove("you may claim the rest only when it's your turn to lead")
     danger = _danger(s, c.seat)
     if danger:
-        cards = ", ".join(sorted_codes(danger, s.trump))
+        out = [INDEX[code] for code in sorted_codes(danger, s.trump)]
         raise IllegalMove(
-            f"the rest of the tricks aren't certain from your cards: {cards} could still "
-            "take one from you"
+            "the rest of the tricks aren't certain from your cards: "
+            f"{words_for(out, s.trump, 'or')} could still take one from you"
         )
     hand = s.hands[c.seat]
     return ev.TricksClaimed(

@@ -6,7 +6,7 @@ from typing import Any
 
 import msgspec
 
-from domain.cards import Code, SuitCode
+from domain.cards import Code, TrumpCode
 from domain.events import AwayReason, Emoji, Level
 
 
@@ -71,6 +71,12 @@ class EndStalled(Command, frozen=True, tag="stalled"):
     the stall limit."""
 
     seat: int
+
+
+class CloseTable(Command, frozen=True, tag="close"):
+    """The house, not a player: an operator ends the table (`euchre tables close`)."""
+
+    reason: str
 
 
 class ComeBack(Command, frozen=True, tag="back"):
@@ -139,6 +145,12 @@ class Unmute(Command, frozen=True, tag="unmute"):
     target: str
 
 
+class AskHint(Command, frozen=True, tag="hint"):
+    """A person alone with bots asks what the expert would do in their seat (domain/hint.py)."""
+
+    player: str
+
+
 # Moves name the seat making them: the API's `moves` body, less the seat the caller sits in.
 class Farmer(Command, frozen=True, tag="farmer"):
     seat: int
@@ -151,8 +163,10 @@ class Order(Command, frozen=True, tag="order"):
 
 
 class Call(Command, frozen=True, tag="call"):
+    """`suit` "N" calls no trump (house rule `no_trump`)."""
+
     seat: int
-    suit: SuitCode
+    suit: TrumpCode
     alone: bool = False
 
 

@@ -15,10 +15,12 @@ from domain import (
     away,
     bidding,
     claim,
+    closing,
     dealing,
     defend,
     discard,
     farmer,
+    hint,
     rematch,
     reveal,
     room,
@@ -51,7 +53,9 @@ _TABLE_COMMANDS = {
     **room.COMMANDS,
     **rematch.COMMANDS,
     **stall.COMMANDS,
+    **closing.COMMANDS,
     **talk.COMMANDS,
+    **hint.COMMANDS,
 }
 _NONE = PhaseRules()
 _TAGS = {kind: tag for tag, kind in cmd.MOVE_TYPES.items()}
@@ -67,6 +71,7 @@ def decide(state: State, command: cmd.Command) -> list[ev.Event]:
 def decide_and_fold(state: State, command: cmd.Command) -> tuple[list[ev.Event], State]:
     """`decide`, and the state after its events: working out the consequences folds them
     anyway, so callers that need the new state needn't fold them a second time."""
+    closing.refuse_if_closed(state)
     table = _TABLE_COMMANDS.get(type(command))
     if table is not None:
         if not state.seq and not isinstance(command, cmd.OpenTable):
@@ -108,7 +113,9 @@ def _move(s: State, c: Any) -> ev.Event:
         raise Conflict("the hand isn't over yet")
     if s.turn != seat:
         assert s.turn is not None
-        name = s.seats[s.turn].name or f"seat {s.turn}"
+        name = s.seats[s.turn].name
+        if name is None:  # a bot's: said apart, so a translation can say "seat" too
+            raise NotYourTurn(f"it's seat {s.turn}'s turn {rules.asking}")
         raise NotYourTurn(f"it's {name}'s turn {rules.asking}")
     if check is None:
         raise IllegalMove(f"it's your turn to {rules.what_now}")

@@ -7,15 +7,19 @@ with the table as it is.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 
 class Refused(Exception):
     """A command the rules won't apply; nothing changes."""
 
-    def __init__(self, reason: str, field: str | None = None, allowed: list[str] | None = None):
+    def __init__(
+        self, reason: str, field: str | None = None, allowed: Sequence[str | int] | None = None
+    ):
         super().__init__(reason)
         self.reason = reason
         self.field = field
-        self.allowed = allowed
+        self.allowed = None if allowed is None else list(allowed)
 
 
 class IllegalMove(Refused):

@@ -12,7 +12,7 @@ from typing import Literal, get_args
 
 import msgspec
 
-from domain.cards import Code, SuitCode
+from domain.cards import Code, SuitCode, TrumpCode
 from domain.house_rules import HouseRules
 
 # The bots' levels, listed once: everything else (LEVELS, the API's bodies) derives from it.
@@ -210,8 +210,10 @@ class TrumpOrdered(Event, frozen=True):
 
 
 class TrumpCalled(Event, frozen=True):
+    """`suit` "N": no trump was called (house rule `no_trump`)."""
+
     seat: int
-    suit: SuitCode
+    suit: TrumpCode
     alone: bool
 
 
@@ -253,7 +255,7 @@ class TricksClaimed(Event, frozen=True):
 
 class HandScored(Event, frozen=True):
     maker: int
-    trump: SuitCode
+    trump: TrumpCode
     alone: int | None
     defender: int | None
     tricks: int
@@ -280,6 +282,14 @@ class DealCalled(Event, frozen=True):
     seat: int
 
 
+class HintGiven(Event, frozen=True):
+    """The person in `seat`, alone with bots, was shown what the expert bot would do in their
+    place (domain/hint.py): a game they win after it isn't credited to their rating
+    (docs/ratings.md "Integrity"). What the hint said is the seat's alone and isn't logged."""
+
+    seat: int
+
+
 class GameAbandoned(Event, frozen=True):
     """The service ended a game that stalled: `player` in `seat` held their decision past the
     stall limit while present (docs/euchre.md "A stalled game"). The other side wins by it."""
@@ -288,8 +298,16 @@ class GameAbandoned(Event, frozen=True):
     player: str
 
 
+class TableClosed(Event, frozen=True):
+    """The house closed the table for `reason` (domain/closing.py): nothing more happens at
+    it, nobody wins, and the game isn't rated."""
+
+    reason: str
+
+
 class GameWon(Event, frozen=True):
-    """A team reached 10, or the other side stalled the game (after GameAbandoned)."""
+    """A team reached the target (house rule `points`), or the other side stalled the game
+    (after GameAbandoned)."""
 
     team: int
     score: list[int]
@@ -359,7 +377,9 @@ AnyEvent = (
     | HandThrownIn
     | PlayerReady
     | DealCalled
+    | HintGiven
     | GameAbandoned
+    | TableClosed
     | GameWon
     | ChatSaid
     | ReactionShown

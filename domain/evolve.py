@@ -14,10 +14,12 @@ from domain import (
     away,
     bidding,
     claim,
+    closing,
     dealing,
     defend,
     discard,
     farmer,
+    hint,
     lifecycle,
     rematch,
     reveal,
@@ -45,7 +47,9 @@ HANDLERS: dict[type[ev.Event], Callable[[State, Any], State]] = {
     **claim.EVOLVE,
     **scoring.EVOLVE,
     **stall.EVOLVE,
+    **closing.EVOLVE,
     **talk.EVOLVE,
+    **hint.EVOLVE,
 }
 
 

@@ -1,12 +1,14 @@
 """The review after each hand (docs/bots.md "The review after each hand"): for every card
-played, the tricks its side could still take before it and after it, double dummy.
+played, the tricks its side could still take before it and after it, double dummy; and the
+bids, judged over likely deals from what each bidder knew (bid_review.py).
 
-It reads the cards that were played and nothing else: a seat's hand is the cards it played
-over the five tricks, so the dealer's buried card, the kitty and the hand of a seat sitting
-out never enter, and a review says nothing a finished hand's tricks didn't show. Perfect play
-by both sides from then on is what "could still take" means, so a card is costly exactly when
-some other card its seat could have played keeps more tricks for its side against the best
-defence. Counts are of the tricks left, the one being played included.
+The card review reads the cards that were played and nothing else: a seat's hand is the cards
+it played over the five tricks, so the dealer's buried card, the kitty and the hand of a seat
+sitting out never enter, and a review says nothing a finished hand's tricks didn't show.
+Perfect play by both sides from then on, every hand open, is what "could still take" means, so
+a card is costly exactly when some other card its seat could have played keeps more tricks for
+its side against the best defence. Counts are of the tricks left, the one being played
+included.
 """
 
 from __future__ import annotations
@@ -16,9 +18,11 @@ from collections.abc import Iterable, Iterator
 import msgspec
 
 from domain import events as ev
+from domain.bid_review import Bid, Bidding, BidReview, review_bids
 from domain.bots.solver import Solver, runs
-from domain.cards import CODES, INDEX, SUITS, Code, SuitCode, mask_of
+from domain.cards import CODES, INDEX, TRUMPS, Code, TrumpCode, mask_of
 from domain.hands import sorted_codes
+from domain.house_rules import HouseRules
 from domain.tricks import playable, winner
 
 Trick = tuple[tuple[int, int], ...]  # (seat, card) in the order played
@@ -39,39 +43,75 @@ class CardReview(msgspec.Struct, frozen=True):
 
 
 class HandReview(msgspec.Struct, frozen=True):
-    """A scored hand's review: `hand_no` counts the scored hands as the view's `hands` do."""
+    """A scored hand's review: `hand_no` counts the scored hands as the view's `hands` do.
+    `bids`: the call and any pass that likely cost, judged over likely deals (bid_review.py);
+    none where the record doesn't show the bidder's hand (a claim, a seat sitting out)."""
 
     hand_no: int
-    trump: SuitCode
+    trump: TrumpCode
     maker: int
     cards: list[CardReview]
+    bids: list[BidReview] = []
 
 
 class PlayedHand(msgspec.Struct, frozen=True):
-    """What a review reads of a hand: the call and the tricks as they were played."""
+    """What a review reads of a hand: the call and the tricks as they were played; the
+    bidding, and the cards a claim showed (by seat), for the bids' review."""
 
     hand_no: int
-    trump: SuitCode
+    trump: TrumpCode
     maker: int
     tricks: list[Trick]
+    bidding: Bidding | None = None
+    claimed: tuple[int, int] | None = None  # the claimer's seat and its cards shown
 
 
-def played_hands(events: Iterable[ev.Event], first: int = 1) -> Iterator[PlayedHand]:
-    """Each scored hand of a log, from its cards played alone; `first`, the number of the
-    first hand when the events start at an earlier hand's end, not the game's start."""
+def played_hands(
+    events: Iterable[ev.Event], first: int = 1, rules: HouseRules | None = None
+) -> Iterator[PlayedHand]:
+    """Each scored hand of a log, from its public record alone; `first`, the number of the
+    first hand when the events start at an earlier hand's end, not the game's start, and
+    `rules` the table's house rules when the events start after its opening.
+
+    Of a deal it reads the dealer and the up card, which everyone saw; never the hands, the
+    kitty or a card buried or swapped."""
     tricks: list[Trick] = []
     trick: list[tuple[int, int]] = []
     scored = first - 1
+    on = rules or HouseRules()
+    deal: tuple[int, Code] | None = None
+    bids: list[Bid] = []
+    claimed: tuple[int, int] | None = None
     for e in events:
         if isinstance(e, ev.CardPlayed):
             trick.append((e.seat, INDEX[e.card]))
         elif isinstance(e, ev.TrickTaken):
             tricks.append(tuple(trick))
             trick = []
+        elif isinstance(e, ev.BidPassed):
+            bids.append(Bid(e.seat, e.round, "pass", None, False))
+        elif isinstance(e, ev.TrumpOrdered):
+            bids.append(Bid(e.seat, 1, "order", e.suit, e.alone))
+        elif isinstance(e, ev.TrumpCalled):
+            bids.append(Bid(e.seat, 2, "call", e.suit, e.alone))
+        elif isinstance(e, ev.TricksClaimed):
+            claimed = (e.seat, mask_of(INDEX[c] for c in e.cards))
+        elif isinstance(e, ev.HandDealt):
+            deal, bids, claimed = (e.dealer, e.up), [], None
+        elif isinstance(e, (ev.TableOpened, ev.SettingsChanged)):
+            on = e.settings
         elif isinstance(e, ev.HandScored):
             scored += 1
-            yield PlayedHand(scored, e.trump, e.maker, tricks)
-            tricks, trick = [], []
+            bidding = None
+            if deal is not None:
+                before = list(e.score)
+                before[e.team] -= e.points
+                rules_on = {
+                    k: v == "on" for k, v in msgspec.structs.asdict(on).items() if k != "points"
+                }
+                bidding = Bidding(deal[0], deal[1], bids, before, rules_on, on.points)
+            yield PlayedHand(scored, e.trump, e.maker, tricks, bidding, claimed)
+            tricks, trick, deal, bids, claimed = [], [], None, [], None
 
 
 def review(hand: PlayedHand) -> HandReview:
@@ -80,7 +120,7 @@ def review(hand: PlayedHand) -> HandReview:
     Worked out in the makers' tricks: each position's count is the one before it, moved only
     as far as the card moved it, so most cards cost one question of the solver (did it keep
     the count?), and only a costly card's alternatives are asked about at all."""
-    trump = SUITS.index(hand.trump)
+    trump = TRUMPS.index(hand.trump)
     playing = sorted(seat for seat, _ in hand.tricks[0])
     held = [0, 0, 0, 0]
     for trick in hand.tricks:
@@ -113,7 +153,20 @@ def review(hand: PlayedHand) -> HandReview:
         m -= winner(trick, trump) % 2 == makers
         for seat, card in trick:
             held[seat] &= ~(1 << card)
-    return HandReview(hand.hand_no, hand.trump, hand.maker, out)
+    bids = [] if hand.bidding is None else review_bids(hand.hand_no, hand.bidding, _shown(hand))
+    return HandReview(hand.hand_no, hand.trump, hand.maker, out, bids)
+
+
+def _shown(hand: PlayedHand) -> list[int]:
+    """Each seat's cards as the tricks and a claim showed them."""
+    shown = [0, 0, 0, 0]
+    for trick in hand.tricks:
+        for seat, card in trick:
+            shown[seat] |= 1 << card
+    if hand.claimed is not None:
+        seat, cards = hand.claimed
+        shown[seat] |= cards
+    return shown
 
 
 def _makers_take(solver: Solver, trick: Trick, turn: int, left: int) -> int:

@@ -74,8 +74,10 @@ def choose_partner(s: State, c: cmd.ChoosePartner) -> list[ev.Event]:
     there = s.seats[c.seat]
     if there.player is None and there.bot is None:
         raise Conflict(f"nobody sits in seat {c.seat}")
+    if c.seat == partner(mine) and there.name is None:
+        raise Conflict("that bot is your partner already")
     if c.seat == partner(mine):
-        raise Conflict(f"{there.name or 'that bot'} is your partner already")
+        raise Conflict(f"{there.name} is your partner already")
     return [ev.SeatsSwapped(seats=[c.seat, partner(mine)])]
 
 

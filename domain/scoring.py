@@ -1,16 +1,15 @@
 """What a finished hand is worth, and when the game is won (docs/euchre.md "Scoring",
-"Winning")."""
+"Winning"; the target is the house rule `points`)."""
 
 from __future__ import annotations
 
 from msgspec.structs import replace
 
 from domain import events as ev
-from domain.cards import SUITS
+from domain.cards import TRUMPS
 from domain.phases import Evolve
 from domain.state import How, Outcome, State, team
 
-TARGET = 10
 TRICKS = 5
 
 
@@ -27,9 +26,9 @@ def worth(maker_tricks: int, alone: bool, defended_alone: bool) -> tuple[bool, i
     return False, 4 if defended_alone else 2, "euchre"
 
 
-def game_over(score: tuple[int, ...]) -> bool:
+def game_over(score: tuple[int, ...], target: int) -> bool:
     """Checked after every hand; only one team scores a hand, so only one can get there first."""
-    return max(score) >= TARGET
+    return max(score) >= target
 
 
 def hand_scored(s: State) -> ev.Event | None:
@@ -45,7 +44,7 @@ def hand_scored(s: State) -> ev.Event | None:
     score[scorer] += points
     return ev.HandScored(
         maker=s.maker,
-        trump=SUITS[s.trump],
+        trump=TRUMPS[s.trump],
         alone=s.alone,
         defender=s.defender,
         tricks=got,
@@ -57,7 +56,7 @@ def hand_scored(s: State) -> ev.Event | None:
 
 
 def game_won(s: State) -> ev.Event | None:
-    if s.outcome is None or not game_over(s.score):
+    if s.outcome is None or not game_over(s.score, s.settings.points):
         return None
     return ev.GameWon(team=s.outcome.team, score=list(s.score))
 
@@ -69,7 +68,7 @@ def _scored(s: State, e: ev.HandScored) -> State:
         hand_no=s.hand_no,
         deal_no=s.deal_no,
         maker=e.maker,
-        trump=SUITS.index(e.trump),
+        trump=TRUMPS.index(e.trump),
         alone=e.alone,
         defender=e.defender,
         tricks=e.tricks,

@@ -12,7 +12,7 @@ from typing import Any
 
 import msgspec
 
-from domain.cards import CODES, SUITS, Code, SuitCode, count
+from domain.cards import CODES, TRUMPS, Code, TrumpCode, count
 from domain.decider import can
 from domain.events import Level
 from domain.hands import sorted_codes
@@ -40,7 +40,7 @@ class BidView(msgspec.Struct, frozen=True, omit_defaults=True):
     seat: int
     bid: BidKind
     round: int
-    suit: SuitCode | None = None
+    suit: TrumpCode | None = None
     alone: bool | None = None
 
 
@@ -68,7 +68,7 @@ class OutcomeView(msgspec.Struct, frozen=True):
     hand_no: int
     deal_no: int
     maker: int
-    trump: SuitCode
+    trump: TrumpCode
     alone: int | None
     defender: int | None
     tricks: int
@@ -86,7 +86,7 @@ class TableView(msgspec.Struct, frozen=True):
     status: Status
     host: str | None
     seats: list[SeatView]
-    settings: dict[str, str]
+    settings: dict[str, str | int]
     bots: Level
     locked: bool
     banned: list[Banned]
@@ -100,7 +100,7 @@ class TableView(msgspec.Struct, frozen=True):
     turn: int | None
     up: Code | None
     kitty_state: KittyState | None
-    trump: SuitCode | None
+    trump: TrumpCode | None
     maker: int | None
     alone: int | None
     defender: int | None
@@ -119,6 +119,7 @@ class TableView(msgspec.Struct, frozen=True):
     seed_hash: str
     seed: str | None
     muted: list[str]  # players the host has muted at this table (domain/talk.py)
+    closed: str | None  # why the house closed the table (domain/closing.py), if it did
 
 
 class View(TableView, frozen=True):
@@ -131,8 +132,9 @@ class View(TableView, frozen=True):
 _encode = msgspec.json.Encoder().encode
 
 
-def _suit(s: int | None) -> SuitCode | None:
-    return None if s is None else SUITS[s]
+def _suit(s: int | None) -> TrumpCode | None:
+    """ "N" for no trump."""
+    return None if s is None else TRUMPS[s]
 
 
 def _card(c: int | None) -> Code | None:
@@ -144,7 +146,7 @@ def _outcome(o: Outcome) -> OutcomeView:
         hand_no=o.hand_no,
         deal_no=o.deal_no,
         maker=o.maker,
-        trump=SUITS[o.trump],
+        trump=TRUMPS[o.trump],
         alone=o.alone,
         defender=o.defender,
         tricks=o.tricks,
@@ -241,6 +243,7 @@ def table_view(s: State) -> TableView:
         ready=list(s.ready),
         winner=s.winner,
         seed_hash=s.seed_hash,
-        seed=s.seed if s.status == "over" else None,
+        seed=s.seed if s.status == "over" and s.closed is None else None,
         muted=list(s.talk.muted),
+        closed=s.closed,
     )

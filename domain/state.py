@@ -160,6 +160,7 @@ class State(msgspec.Struct, frozen=True, gc=False):
     asked_at: int = 0
     winner: int | None = None
     stalled: int | None = None  # the seat the game was ended for stalling (domain/stall.py)
+    closed: str | None = None  # the house's reason, once it closed the table (domain/closing.py)
     talk: Talk = Talk()
 
     @property

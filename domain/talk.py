@@ -38,7 +38,10 @@ ALLOWED = (
 )
 # The events that are talk: each one reaches watchers as itself, not as a new view.
 SAID = (ev.ChatSaid, ev.ReactionShown)
-ASIDES: frozenset[type[ev.Event]] = frozenset({*SAID, ev.PlayerMuted, ev.PlayerUnmuted})
+# A hint given (domain/hint.py) is beside the game too: it changes no decision and wakes no bot.
+ASIDES: frozenset[type[ev.Event]] = frozenset(
+    {*SAID, ev.PlayerMuted, ev.PlayerUnmuted, ev.HintGiven}
+)
 ASIDE_TYPES = frozenset(kind.__name__ for kind in ASIDES)
 
 
@@ -136,7 +139,8 @@ def _talked(s: State, muted: tuple[str, ...]) -> State:
     return replace(s, seq=seq, talk=replace(s.talk, muted=muted, last=seq, game_seq=game_seq(s)))
 
 
-def _said(s: State, e: ev.ChatSaid | ev.ReactionShown) -> State:
+def aside(s: State, e: ev.Event) -> State:
+    """An event beside the game folded: `seq` moves on, and a move decided before it stands."""
     return _talked(s, s.talk.muted)
 
 
@@ -149,8 +153,8 @@ def _unmuted(s: State, e: ev.PlayerUnmuted) -> State:
 
 
 EVOLVE: Evolve = {
-    ev.ChatSaid: _said,
-    ev.ReactionShown: _said,
+    ev.ChatSaid: aside,
+    ev.ReactionShown: aside,
     ev.PlayerMuted: _muted,
     ev.PlayerUnmuted: _unmuted,
 }

@@ -28,12 +28,13 @@ from sqlalchemy import (
 )
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from domain.events import GameWon, PlayerBanned, TableLocked, TableUnlocked
+from domain.events import GameWon, PlayerBanned, TableClosed, TableLocked, TableUnlocked
 from domain.talk import ASIDE_TYPES
-from infra.eventstore import EventStore, RecordedEvent
+from infra.eventstore import EventStore, RecordedEvent, events
 from infra.follower import Follower, put_rows
 
-GAME_WON = GameWon.__struct_config__.tag
+# A table is finished once its game is won, or the house closed it: nothing is due at it.
+ENDS = frozenset(kind.__struct_config__.tag for kind in (GameWon, TableClosed))
 UNTIMED = frozenset(
     kind.__struct_config__.tag for kind in (TableLocked, TableUnlocked, PlayerBanned)
 )
@@ -45,6 +46,23 @@ activity = Table(
     Column("seq", Integer, nullable=False),
     Column("at", DateTime(timezone=True), nullable=False),
 )
+
+
+async def waited(engine: AsyncEngine, code: str) -> float | None:
+    """The seconds since table `code` last moved, as the turn limit counts them (the
+    activity row's `at`: talk and a host's lock, unlock or ban don't count), read from the log
+    itself, since the row may be a sweep behind and a page opened just after a move must not
+    time the decision from the move before. None for a table with no log."""
+    query = (
+        select(text("extract(epoch from now() - at)"))
+        .select_from(events)
+        .where(events.c.stream == code, events.c.type.not_in(ASIDE_TYPES | UNTIMED))
+        .order_by(events.c.seq.desc())
+        .limit(1)
+    )
+    async with engine.connect() as conn:
+        seconds = (await conn.execute(query)).scalar()
+    return None if seconds is None else max(0.0, float(seconds))
 
 
 class Activity:
@@ -81,7 +99,7 @@ class Activity:
         for r in records:
             if r.type in ASIDE_TYPES:
                 continue
-            if r.type == GAME_WON:
+            if r.type in ENDS:
                 last[r.stream] = None
             elif r.type in UNTIMED and r.stream in last:
                 seen = last[r.stream]  # a row this batch sets, or one it deleted

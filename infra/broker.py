@@ -11,6 +11,7 @@ keeps separate deployments (or tests) on one server apart; on RabbitMQ the URL's
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -18,11 +19,16 @@ from urllib.parse import urlsplit
 from uuid import uuid4
 
 import dramatiq
+import msgspec
+import pika
+import pika.exceptions
 import redis
-from dramatiq.brokers.rabbitmq import RabbitmqBroker
+from dramatiq.brokers.rabbitmq import DEAD_MESSAGE_TTL, RabbitmqBroker
 from dramatiq.brokers.redis import RedisBroker, _RedisConsumer
-from dramatiq.common import current_millis
+from dramatiq.common import current_millis, xq_name
 from dramatiq.errors import ConnectionClosed
+
+from infra import tracing
 
 BOT_TURN = "bot_turn"
 BOT_QUEUE = "bots"
@@ -35,13 +41,50 @@ RATINGS_QUEUE = "ratings"
 REVIEW_HANDS = "review_hands"
 REVIEWS_QUEUE = "reviews"
 AMQP = ("amqp://", "amqps://")
+# RabbitMQ's queue types for the queues Dramatiq declares (EUCHRE_RABBITMQ_QUEUE_TYPE).
+QUEUE_TYPES = ("classic", "quorum")
 
 
-def make_broker(url: str, namespace: str = "euchre") -> dramatiq.Broker:
+def make_broker(
+    url: str, namespace: str = "euchre", queue_type: str = "classic"
+) -> dramatiq.Broker:
+    """The broker at `url`; on RabbitMQ, its queues of `queue_type` (the Redis broker has one
+    kind)."""
+    broker: dramatiq.Broker
     if url.startswith(AMQP):
+        kind = QuorumRabbitmqBroker if queue_type == "quorum" else RabbitmqBroker
         # Publisher confirms: a send that returns is on the broker, not in a socket buffer.
-        return RabbitmqBroker(url=url, confirm_delivery=True)
-    return RungRedisBroker(url=url, namespace=namespace)
+        broker = kind(url=url, confirm_delivery=True)
+    else:
+        broker = RungRedisBroker(url=url, namespace=namespace)
+    if tracing.on():
+        broker.add_middleware(tracing.DramatiqTracing())
+    return broker
+
+
+# For each message sent, the context it is sent in (infra/tracing.py `captured`), if not
+# the sending thread's own: turns gathered from many commits go in one send.
+Contexts = Sequence[contextvars.Context | None] | None
+
+
+class QuorumRabbitmqBroker(RabbitmqBroker):
+    """Dramatiq's RabbitMQ broker declaring quorum queues: replicated over a cluster's nodes,
+    so queued bot turns outlive a node's loss. Dramatiq has no switch for the type, but it
+    declares every queue it uses (the queue, its delay queue and its dead-letter queue) through
+    these two methods; each gets `x-queue-type`. Quorum queues are always durable and never
+    exclusive or auto-deleted, as Dramatiq declares its own; they don't take `x-max-priority`,
+    which is set only with a `max_priority` this service never gives."""
+
+    def _build_queue_arguments(self, queue_name: str) -> dict[str, object]:
+        return {**super()._build_queue_arguments(queue_name), "x-queue-type": "quorum"}
+
+    def _declare_xq_queue(self, queue_name: str) -> object:
+        # Dramatiq's own arguments for the dead letters (a TTL that drops them after a week).
+        return self.channel.queue_declare(
+            queue=xq_name(queue_name),
+            durable=True,
+            arguments={"x-message-ttl": DEAD_MESSAGE_TTL, "x-queue-type": "quorum"},
+        )
 
 
 # After a look that finds the queue empty, Dramatiq's own wait (up to this long) before the
@@ -74,7 +117,7 @@ class RungRedisBroker(RedisBroker):
         self.client.publish(self.bell(sent.queue_name), b"")
         return sent
 
-    def enqueue_all(self, messages: Sequence[dramatiq.Message]) -> None:
+    def enqueue_all(self, messages: Sequence[dramatiq.Message], contexts: Contexts = None) -> None:
         """Enqueue each message as `enqueue` does (no delay), all in one round trip, with
         one ring for each queue.
 
@@ -82,13 +125,14 @@ class RungRedisBroker(RedisBroker):
         interval (5 ms) for the GIL after every reply: sent one by one, a message and its ring
         cost ~10 ms each, and the API's one sending thread fell behind its 300 bot turns a
         second, seconds behind at 1,000 tables (docs/scaling.md). Each message goes through
-        Dramatiq's own enqueue script with the arguments its `enqueue` gives it."""
+        Dramatiq's own enqueue script with the arguments its `enqueue` gives it, each in its
+        own context, if `contexts` gives one."""
         script = self.scripts["dispatch"]
         with self.client.pipeline(transaction=False) as pipe:
             sent = []
-            for message in messages:
+            for message, context in zip(messages, contexts or [None] * len(messages), strict=True):
                 message = message.copy(options={"redis_message_id": str(uuid4())})
-                self.emit_before("enqueue", message, None)
+                tracing.within(context, self.emit_before, "enqueue", message, None)
                 args = [
                     "enqueue",
                     current_millis(),
@@ -174,12 +218,15 @@ async def amqp_answers(url: str, timeout: float = 2.0) -> None:
 Turn = tuple[str, str, float | None]
 
 
-def send_bot_turns(broker: dramatiq.Broker, turns: Sequence[Turn]) -> None:
+def send_bot_turns(
+    broker: dramatiq.Broker, turns: Sequence[Turn], contexts: Contexts = None
+) -> None:
     """Bots' turns, each due its delay from now (by this machine's clock, as Dramatiq's own
     delays are). Each goes on the ready queue at once and carries when it is due; the worker
     that takes it waits out the rest. Dramatiq's delay would send it through a second queue,
     with three more round trips to the broker and a poll's wait: half of a worker's time at
-    150 tables went on that machinery (docs/scaling.md). On Redis they go in one round trip."""
+    150 tables went on that machinery (docs/scaling.md). On Redis they go in one round trip.
+    `contexts`: each turn's, for its trace (the commit that left it pending)."""
     now = time.time()
     messages = [
         dramatiq.Message(
@@ -192,10 +239,10 @@ def send_bot_turns(broker: dramatiq.Broker, turns: Sequence[Turn]) -> None:
         for code, key, delay in turns
     ]
     if isinstance(broker, RungRedisBroker):
-        broker.enqueue_all(messages)
+        broker.enqueue_all(messages, contexts)
     else:
-        for message in messages:
-            broker.enqueue(message)
+        for message, context in zip(messages, contexts or [None] * len(messages), strict=True):
+            tracing.within(context, broker.enqueue, message)
 
 
 def send_wake_up(broker: dramatiq.Broker, actor: str, queue: str) -> None:
@@ -210,3 +257,80 @@ def send_rate_games(broker: dramatiq.Broker) -> None:
 
 def send_review_hands(broker: dramatiq.Broker) -> None:
     send_wake_up(broker, REVIEW_HANDS, REVIEWS_QUEUE)
+
+
+QUEUES = (BOT_QUEUE, RATINGS_QUEUE, REVIEWS_QUEUE)
+
+
+class QueueDepth(msgspec.Struct, frozen=True):
+    """A queue's messages, as an operator sees them (`euchre status`). `ready`: waiting for a
+    worker; `delayed`: due later; `unacked`: taken by a worker and not yet done (Redis only);
+    `dead`: failed for good; `consumers`: workers taking from it (RabbitMQ only). None: the
+    broker doesn't say, or the queue isn't there yet."""
+
+    queue: str
+    ready: int | None
+    delayed: int | None
+    unacked: int | None
+    dead: int | None
+    consumers: int | None
+
+
+def queue_depths(url: str, namespace: str = "euchre") -> list[QueueDepth]:
+    """Each of the service's queues on the broker at `url`, counted without changing it."""
+    if url.startswith(AMQP):
+        return _depths_on_rabbitmq(url)
+    return _depths_on_redis(url, namespace)
+
+
+def _depths_on_redis(url: str, namespace: str) -> list[QueueDepth]:
+    """Dramatiq's Redis broker keeps a queue's ids in a list, every message not yet acked in
+    a hash beside it, the delayed ones under `.DQ` and the dead in a sorted set under `.XQ`."""
+    client = redis.Redis.from_url(url)
+    try:
+        depths = []
+        for queue in QUEUES:
+            name = f"{namespace}:{queue}"
+            with client.pipeline(transaction=False) as pipe:
+                pipe.llen(name)
+                pipe.hlen(f"{name}.msgs")
+                pipe.hlen(f"{name}.DQ.msgs")
+                pipe.zcard(f"{name}.XQ")
+                ready, held, delayed, dead = pipe.execute()
+            depths.append(QueueDepth(queue, ready, delayed, max(0, held - ready), dead, None))
+        return depths
+    finally:
+        client.close()
+
+
+def _depths_on_rabbitmq(url: str) -> list[QueueDepth]:
+    connection = pika.BlockingConnection(pika.URLParameters(url))
+    try:
+
+        def declared(name: str) -> tuple[int, int] | None:
+            """A passive declare counts a queue without making it; one not there yet is
+            None (and closes the channel, so each gets its own)."""
+            channel = connection.channel()
+            try:
+                found = channel.queue_declare(queue=name, passive=True).method
+            except pika.exceptions.ChannelClosedByBroker:
+                return None
+            channel.close()
+            return found.message_count, found.consumer_count
+
+        depths = []
+        for queue in QUEUES:
+            main, delayed, dead = (declared(f"{queue}{tail}") for tail in ("", ".DQ", ".XQ"))
+            depths.append(
+                QueueDepth(
+                    queue,
+                    None if main is None else main[0],
+                    None if delayed is None else delayed[0],
+                    None,
+                    None if dead is None else dead[0],
+                    None if main is None else main[1],
+                )
+            )
+        return depths
+    finally:
+        connection.close()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -29,6 +30,7 @@ from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from domain.chain import canonical
+from infra import metrics, tracing
 from infra.db import conninfo, server_options
 
 CHANNEL = "euchre_events"
@@ -389,10 +391,15 @@ class EventStore:
             ],
             asyncio.get_running_loop().create_future(),
         )
-        self._waiting.append(waiting)
-        if len(self._senders) < APPENDERS:
-            self._senders.add(asyncio.create_task(self._send_batches()))
-        return await waiting.outcome
+        started = time.perf_counter()
+        with tracing.span("append", table=stream, events=len(new)):
+            self._waiting.append(waiting)
+            if len(self._senders) < APPENDERS:
+                self._senders.add(asyncio.create_task(self._send_batches()))
+            try:
+                return await waiting.outcome
+            finally:
+                metrics.append_latency.observe(time.perf_counter() - started)
 
     async def _send_batches(self) -> None:
         """Send batches until none is waiting. The sender leaves `_senders` in the same step

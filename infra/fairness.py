@@ -31,6 +31,11 @@ REMEMBERED = 10_000
 UNKNOWN = "unknown address"
 
 
+def seconds(n: int) -> str:
+    """The unit after `n` in a detail, a word of its own so a translation can match it."""
+    return "second" if n == 1 else "seconds"
+
+
 class Busy(Exception):
     """Refused a turn: `detail` says which share was full; try again in `retry_after` s.
     `field` is the request's field at fault, if one is ("name" for an account's share)."""
@@ -142,5 +147,5 @@ class FairQueue:
 
     def _busy(self, what: str, field: str | None = None) -> Busy:
         wait = min(60, max(1, math.ceil(self._each * (len(self._waiting) + 1) / self._slots)))
-        detail = f"too many {what}; try again in {wait} second{'s' * (wait > 1)}"
+        detail = f"too many {what}; try again in {wait} {seconds(wait)}"
         return Busy(detail, wait, field)

@@ -19,6 +19,7 @@ from sqlalchemy import JSON, Table, TextClause, delete, text
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from infra import metrics
 from infra.eventstore import (
     START,
     EventStore,
@@ -120,6 +121,7 @@ class Follower:
         self._of_type = of_type
         self._lock = asyncio.Lock()
         self._key = zlib.crc32(f"follower/{name}".encode())
+        self._applied_after = metrics.follower_apply_lag.labels(name)
 
     async def catch_up(
         self,
@@ -154,6 +156,7 @@ class Follower:
                     after = await checkpoint(conn, self.name)
                     records = await self._store.read_all(after, limit, self._data_of, self._of_type)
                     if records:
+                        self._applied_after.observe(time.time() - records[0].at.timestamp())
                         await self._apply(conn, records)
                         after = records[-1].cursor
                         await save_checkpoint(conn, self.name, after)
@@ -181,6 +184,13 @@ class Follower:
         async with self._engine.connect() as conn:
             after = await checkpoint(conn, self.name)
         return await self._store.last(self._of_type) > after
+
+    async def lag(self) -> float:
+        """How old the oldest event this follower has yet to apply is, in seconds (0: none)."""
+        async with self._engine.connect() as conn:
+            after = await checkpoint(conn, self.name)
+        first = await self._store.read_all(after, 1, frozenset(), self._of_type)
+        return max(0.0, time.time() - first[0].at.timestamp()) if first else 0.0
 
     async def _lock_rows(self, conn: AsyncConnection) -> None:
         await conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": self._key})

@@ -66,13 +66,19 @@ class Heartbeat:
 
 
 async def alive(redis: aioredis.Redis, namespace: str) -> int:
-    """How many workers beat within the last TTL seconds; those that didn't leave the list."""
+    """How many workers beat within the last TTL seconds."""
+    return len(await living(redis, namespace))
+
+
+async def living(redis: aioredis.Redis, namespace: str) -> list[str]:
+    """The workers (host:pid) that beat within the last TTL seconds; those that didn't leave
+    the list."""
     workers = sorted(await redis.smembers(namespace))
     if not workers:
-        return 0
+        return []
     keys = [f"{namespace}:{worker.decode()}" for worker in workers]
     found = await redis.mget(keys)
     gone = [worker for worker, value in zip(workers, found, strict=True) if value is None]
     if gone:
         await redis.srem(namespace, *gone)
-    return len(workers) - len(gone)
+    return [worker.decode() for worker in workers if worker not in gone]

@@ -14,6 +14,7 @@ import os
 import secrets
 import time
 import uuid
+from datetime import datetime
 
 import msgspec
 from argon2 import PasswordHasher
@@ -49,6 +50,10 @@ players = Table(
     Column("name_key", Text),
     Column("created_at", DateTime(timezone=True), server_default=func.now()),
     Column("house_rules", JSONB),  # a registered host's last, for their next table
+    # An operator's site-wide ban (`euchre players ban`): while set, no token of theirs works
+    # and they can't sign in; the reason is what they are told.
+    Column("banned_reason", Text),
+    Column("banned_at", DateTime(timezone=True)),
 )
 tokens = Table(
     "tokens",
@@ -56,6 +61,8 @@ tokens = Table(
     Column("token_hash", Text, primary_key=True),
     Column("player_id", Text, ForeignKey("players.id"), nullable=False),
     Column("created_at", DateTime(timezone=True), server_default=func.now()),
+    # Set when a process looks the token up rather than remembering it: within KNOWN_FOR.
+    Column("last_used_at", DateTime(timezone=True)),
 )
 # The library's memory and time costs (64 MiB, 3 passes: RFC 9106's second recommendation, and
 # over three times the work of OWASP's least for Argon2id, 19 MiB and 2 passes), on one lane:
@@ -119,7 +126,27 @@ class BadLogin(Exception):
     pass
 
 
-def _token_hash(token: str) -> str:
+class Banned(Exception):
+    """The player is banned from the whole site, for `reason` (an operator's words)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class TokenInfo(msgspec.Struct, frozen=True):
+    """A token as an operator sees it: never the secret, nor even its whole hash. `id` is
+    the hash's first TOKEN_ID_LENGTH hex digits, enough to name one among a player's."""
+
+    id: str
+    created_at: datetime
+    last_used_at: datetime | None
+
+
+TOKEN_ID_LENGTH = 12
+
+
+def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
@@ -183,28 +210,38 @@ class Players:
             found = None if row is None else row.password_hash
             if not await _off_loop(_verify, found, password):
                 raise BadLogin(name)
+        if row.banned_reason is not None:  # told only to whoever knows the password
+            raise Banned(row.banned_reason)
         async with self._engine.begin() as conn:
             token = await self._issue(conn, row.id)
         return Player(id=row.id, name=row.name, registered=True), token
 
     async def by_token(self, token: str) -> Player | None:
         """A found token is remembered for KNOWN_FOR seconds, or until it is revoked
-        (`forget`): most requests then need no query."""
-        digest = _token_hash(token)
+        (`forget`): most requests then need no query. The query that finds it notes it used.
+        A banned player's token is Banned, and never remembered: a ban notifies REVOKED for
+        each of their tokens, so every process asks again and finds the ban."""
+        digest = token_hash(token)
         known = self._known.get(digest)
         if known is not None and time.monotonic() < known[1]:
             return known[0]
-        query = (
-            select(players)
-            .join(tokens, tokens.c.player_id == players.c.id)
+        used = (
+            update(tokens)
             .where(tokens.c.token_hash == digest)
+            .values(last_used_at=func.now())
+            .returning(tokens.c.player_id)
+            .cte("used")
         )
+        query = select(players).join(used, used.c.player_id == players.c.id)
         forgets = self._forgets
-        async with self._engine.connect() as conn:
+        async with self._engine.begin() as conn:
             row = (await conn.execute(query)).first()
         if row is None:
             self._known.pop(digest, None)
             return None
+        if row.banned_reason is not None:
+            self._known.pop(digest, None)
+            raise Banned(row.banned_reason)
         player = Player(row.id, row.name, row.login is not None)
         # A sign-out heard while the query ran may be this token's, read just before it was
         # deleted: remembered now, it would work on here for KNOWN_FOR.
@@ -217,7 +254,7 @@ class Players:
     async def revoke(self, token: str) -> None:
         """Sign out: the token stops working at once here, and in every process that hears
         REVOKED (sent as the deletion commits) as soon as it does."""
-        digest = _token_hash(token)
+        digest = token_hash(token)
         self._known.pop(digest, None)
         async with self._engine.begin() as conn:
             await conn.execute(delete(tokens).where(tokens.c.token_hash == digest))
@@ -237,13 +274,13 @@ class Players:
             row = (await conn.execute(select(players).where(players.c.id == player_id))).first()
         return None if row is None else Player(row.id, row.name, row.login is not None)
 
-    async def house_rules(self, player_id: str) -> dict[str, str] | None:
+    async def house_rules(self, player_id: str) -> dict[str, str | int] | None:
         """The house rules this registered player last hosted with, if any."""
         query = select(players.c.house_rules).where(players.c.id == player_id)
         async with self._engine.connect() as conn:
             return await conn.scalar(query)
 
-    async def keep_house_rules(self, player_id: str, rules: dict[str, str]) -> None:
+    async def keep_house_rules(self, player_id: str, rules: dict[str, str | int]) -> None:
         """Remember a registered host's house rules; a guest's are not kept."""
         async with self._engine.begin() as conn:
             await conn.execute(
@@ -252,10 +289,77 @@ class Players:
                 .values(house_rules=rules)
             )
 
+    async def named(self, name: str) -> list[Player]:
+        """The players an operator means by `name`: the registered one whose name it is, else
+        the player with that id, else every guest going by it (maybe several)."""
+        login = names.normal(name).casefold()
+        async with self._engine.connect() as conn:
+            for where in (
+                players.c.login == login,
+                players.c.id == name,
+                (players.c.login.is_(None)) & (players.c.name == names.normal(name)),
+            ):
+                rows = (await conn.execute(select(players).where(where))).all()
+                if rows:
+                    return [Player(r.id, r.name, r.login is not None) for r in rows]
+        return []
+
+    async def banned(self, player_id: str) -> str | None:
+        """Why the player is banned from the site, or None."""
+        query = select(players.c.banned_reason).where(players.c.id == player_id)
+        async with self._engine.connect() as conn:
+            return await conn.scalar(query)
+
+    async def ban(self, player_id: str, reason: str | None) -> None:
+        """Ban the player site-wide for `reason` (None lifts the ban). Every process forgets
+        their tokens at once (REVOKED), so the next request of theirs anywhere finds the ban."""
+        stamp = None if reason is None else func.now()
+        async with self._engine.begin() as conn:
+            await conn.execute(
+                update(players)
+                .where(players.c.id == player_id)
+                .values(banned_reason=reason, banned_at=stamp)
+            )
+            await self._revoked(conn, player_id, None)
+
+    async def tokens_of(self, player_id: str) -> list[TokenInfo]:
+        query = (
+            select(tokens.c.token_hash, tokens.c.created_at, tokens.c.last_used_at)
+            .where(tokens.c.player_id == player_id)
+            .order_by(tokens.c.created_at, tokens.c.token_hash)
+        )
+        async with self._engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
+        return [
+            TokenInfo(r.token_hash[:TOKEN_ID_LENGTH], r.created_at, r.last_used_at) for r in rows
+        ]
+
+    async def revoke_tokens(self, player_id: str, token_id: str | None = None) -> list[str]:
+        """Delete the player's tokens whose id begins `token_id`, or all of them (None); the
+        ids of those that went. Every process forgets them at once, as at a sign-out."""
+        async with self._engine.begin() as conn:
+            return await self._revoked(conn, player_id, token_id, delete_them=True)
+
+    @staticmethod
+    async def _revoked(
+        conn, player_id: str, token_id: str | None, delete_them: bool = False
+    ) -> list[str]:
+        """Notify REVOKED for the player's tokens (those `token_id` begins, or all),
+        deleting them first if asked; their ids."""
+        where = tokens.c.player_id == player_id
+        if token_id is not None:
+            where = where & tokens.c.token_hash.startswith(token_id, autoescape=True)
+        if delete_them:
+            found = await conn.execute(delete(tokens).where(where).returning(tokens.c.token_hash))
+        else:
+            found = await conn.execute(select(tokens.c.token_hash).where(where))
+        digests = [row.token_hash for row in found]
+        for digest in digests:
+            await conn.execute(select(func.pg_notify(REVOKED, digest)))
+        return [digest[:TOKEN_ID_LENGTH] for digest in digests]
+
     @staticmethod
     async def _issue(conn, player_id: str) -> str:
         token = secrets.token_urlsafe(32)
-        await conn.execute(
-            insert(tokens).values(token_hash=_token_hash(token), player_id=player_id)
-        )
+        await conn.execute(insert(tokens).values(token_hash=token_hash(token), player_id=player_id))
         return token

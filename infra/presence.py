@@ -43,6 +43,10 @@ BEAT_ROUND = 200  # commands in one round trip of a beat
 WRITE_SECONDS = 2.0  # the longest a request's write, or one round of the writer's, may take
 GATHER_SECONDS = 0.05  # the writer lets the streams opening and closing meanwhile join a round
 CHANGED = "euchre_presence_changed"  # the channel a round notifies, with the tables' codes
+# A request shows its player there, stream or not, for this long: a program that plays by
+# requests alone (no stream) isn't shown disconnected while it plays. Longer than a request's
+# write is held back (grace / 4), so one asking every few seconds is never shown gone between.
+ASKED_SECONDS = 10
 
 Announce = Callable[[set[str]], Awaitable[None]]
 
@@ -85,11 +89,15 @@ class Presence:
         self._due_keys: set[tuple[str, str]] = set()
         self._due_listed: dict[str, set[str]] = {}
         self._due_unlisted: set[tuple[str, str]] = set()
+        self._due_forgotten: set[tuple[str, str]] = set()  # last streams closed: asked no more
         self._writer: asyncio.Task[None] | None = None
         self._round: asyncio.Future[None] | None = None  # the writer's next round, when done
 
     def key(self, code: str, player: str) -> str:
         return f"{self._namespace}:{code}:{player}"
+
+    def _asked(self, code: str, player: str) -> str:
+        return f"{self._namespace}:asked:{code}:{player}"
 
     async def seen(self, code: str, player: str) -> None:
         """`player` asked something of table `code`: present till the grace runs out. A
@@ -100,8 +108,10 @@ class Presence:
             return
         self._written[pair] = now
         try:
-            async with asyncio.timeout(WRITE_SECONDS):
-                await self._redis.set(self.key(code, player), b"1", ex=self._ttl)
+            async with asyncio.timeout(WRITE_SECONDS), self._redis.pipeline(False) as pipe:
+                pipe.set(self.key(code, player), b"1", ex=self._ttl)
+                pipe.set(self._asked(code, player), b"1", ex=ASKED_SECONDS)
+                await pipe.execute()
         except (redis.exceptions.RedisError, TimeoutError) as error:
             log.warning("could not record that %s is at %s: %r", player, code, error)
 
@@ -133,6 +143,8 @@ class Presence:
                 self._open[code, player] -= 1
                 if not self._open[code, player]:
                     del self._open[code, player]
+                    # A page's requests came with its stream: with the stream gone, so is it.
+                    self._due_forgotten.add((code, player))
                 self._due_keys.add((code, player))  # the grace runs from the stream's end
             self._wake_writer()
 
@@ -149,6 +161,7 @@ class Presence:
         while self._due_keys or self._due_listed or self._due_unlisted:
             await asyncio.sleep(GATHER_SECONDS)
             keys, self._due_keys = self._due_keys, set()
+            forgotten, self._due_forgotten = self._due_forgotten, set()
             listed, self._due_listed = self._due_listed, {}
             unlisted, self._due_unlisted = self._due_unlisted, set()
             done, self._round = self._round, None
@@ -158,6 +171,8 @@ class Presence:
                     for code, player in keys:
                         pipe.set(self.key(code, player), b"1", ex=self._ttl)
                         self._written[code, player] = now
+                    for code, player in forgotten - set(self._open):
+                        pipe.delete(self._asked(code, player))
                     for code, streams in listed.items():
                         open_ = self._streams.get(code, {})
                         entries = [open_[s] for s in streams if s in open_]
@@ -207,8 +222,9 @@ class Presence:
         return sorted(out, key=lambda w: (w[1] is None, w[1] or "", w[0]))
 
     async def disconnected(self, code: str, players: Iterable[str]) -> dict[str, float]:
-        """Those of `players` with no stream open on table `code` in any process, each with
-        the seconds left before the sweeper finds them gone (0 if the grace ran out)."""
+        """Those of `players` with no stream open on table `code` in any process and no
+        request to it in the last ASKED_SECONDS, each with the seconds left before the sweeper
+        finds them gone (0 if the grace ran out)."""
         listed = {w for w, _ in await self.watchers(code)}
         missing = [p for p in players if p not in listed]
         if not missing:
@@ -216,8 +232,13 @@ class Presence:
         async with self._redis.pipeline(transaction=False) as pipe:
             for player in missing:
                 pipe.pttl(self.key(code, player))
-            left = await pipe.execute()
-        return {p: max(0, ms) / 1000 for p, ms in zip(missing, left, strict=True)}
+                pipe.exists(self._asked(code, player))
+            found = await pipe.execute()
+        return {
+            p: max(0, ms) / 1000
+            for p, ms, asked in zip(missing, found[::2], found[1::2], strict=True)
+            if not asked
+        }
 
     @property
     def _ttl(self) -> int:

@@ -1,13 +1,16 @@
 """The reviews read model's storage: each scored hand's review, card by card (domain/review.py).
 
-A follower reads the hands scored from the log (an index of their own), then only the cards
-played and the tricks taken of those tables: never a deal, a kitty or a buried card, so no
-secret can reach a review even by mistake. Rows and checkpoint commit together, so however
-often the worker is woken, and whichever worker is, each hand is reviewed once.
+A follower reads the hands scored from the log (an index of their own), then only the public
+record of those tables' hands: the bids, the cards played, the tricks taken and claimed, and of
+each deal its dealer and up card; and the table's house rules. The domain reads nothing else
+of a deal or an opening (domain/review.py `played_hands`): never a hand dealt, a kitty, a
+buried card or the seed, and a test scrambles those and finds every review unchanged. Rows and
+checkpoint commit together, so however often the worker is woken, and whichever worker is, each
+hand is reviewed once.
 
 Unlike the other read models, a rebuild keeps the rows it finds and reviews only the hands
-that have none. A review is a function of its hand's cards played alone, which the log never
-changes, and reviewing costs milliseconds a hand where folding an event costs microseconds:
+that have none. A review is a function of its hand's public record alone, which the log never
+changes, and reviewing costs tens of milliseconds a hand where folding an event costs microseconds:
 10,000 games reviewed afresh add about four minutes to a rebuild that takes under one for
 everything else (docs/scaling.md). A change to how hands are reviewed empties the
 table in a migration, and the next rebuild (or the live follower) reviews them all again.
@@ -23,17 +26,44 @@ from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from domain.codec import to_event
-from domain.events import CardPlayed, HandScored, TrickTaken
+from domain.events import (
+    BidPassed,
+    CardPlayed,
+    HandDealt,
+    HandScored,
+    SettingsChanged,
+    TableOpened,
+    TricksClaimed,
+    TrickTaken,
+    TrumpCalled,
+    TrumpOrdered,
+)
+from domain.house_rules import HouseRules
 from domain.review import HandReview, played_hands, review
 from infra import background
 from infra.eventstore import EventStore, RecordedEvent
 from infra.follower import Follower
 
 HAND_SCORED = HandScored.__struct_config__.tag
-# The hands a worker's message reviews at most: some seconds' work, well inside its time.
-PORTION = 2000
-# What a review reads of a table's log: the cards played, and where tricks and hands end.
-PLAYED_BY = frozenset(e.__struct_config__.tag for e in (CardPlayed, TrickTaken, HandScored))
+# The hands a worker's message reviews at most: some seconds' work (tens of milliseconds a
+# hand, most of it the bids'), well inside its time.
+PORTION = 200
+# What a review reads of a table's log: the deal's dealer and up card, the bids, the cards
+# played, and where tricks and hands end; and, from the table's opening, its house rules.
+PLAYED_BY = frozenset(
+    e.__struct_config__.tag
+    for e in (
+        HandDealt,
+        BidPassed,
+        TrumpOrdered,
+        TrumpCalled,
+        CardPlayed,
+        TrickTaken,
+        TricksClaimed,
+        HandScored,
+    )
+)
+RULES_BY = frozenset(e.__struct_config__.tag for e in (TableOpened, SettingsChanged))
 # A third of a normal process's weight: on a saturated box the hands wait for the play, and
 # still get reviewed.
 SOLVING_NICENESS = 5
@@ -112,12 +142,16 @@ class Reviews:
         before = {c: ends[c].index(next(iter(by_table[c]))) for c in codes}
         after = {c: ends[c][n - 1] for c, n in before.items() if n > 0}
         logs = await self._store.read_streams(codes, PLAYED_BY, after)
+        rules = {
+            code: _rules(opening)
+            for code, opening in (await self._store.read_streams(codes, RULES_BY)).items()
+        }
 
         # Solving takes milliseconds a hand: in a process of its own. On a thread, its slices
         # of the GIL held up the worker's event loop and Dramatiq's threads: with bots at
         # 1,000 tables, their moves came late by 56-70% of their think time at p95, against
         # 18% with no reviews at all (docs/scaling.md).
-        rows = await self._solving.run(_reviewed_all, logs, by_table, ends, before)
+        rows = await self._solving.run(_reviewed_all, logs, rules, by_table, ends, before)
         await conn.execute(hand_reviews.insert(), rows)
 
     @staticmethod
@@ -126,8 +160,19 @@ class Reviews:
         beginning and reviews what has no row."""
 
 
+def _rules(opening: list[RecordedEvent]) -> HouseRules:
+    """A table's house rules as its opening and changes set them; nothing else of them."""
+    rules = HouseRules()
+    for r in opening:
+        e = to_event(r.type, r.data)
+        if isinstance(e, (TableOpened, SettingsChanged)):
+            rules = e.settings
+    return rules
+
+
 def _reviewed_all(
     logs: dict[str, list[RecordedEvent]],
+    rules: dict[str, HouseRules],
     by_table: dict[str, dict[int, int]],
     ends: dict[str, list[int]],
     before: dict[str, int],
@@ -135,13 +180,16 @@ def _reviewed_all(
     return [
         row
         for code, log in logs.items()
-        for row in _reviewed(code, log, by_table[code], ends[code][before[code] :], before[code])
+        for row in _reviewed(
+            code, log, rules[code], by_table[code], ends[code][before[code] :], before[code]
+        )
     ]
 
 
 def _reviewed(
     code: str,
     log: list[RecordedEvent],
+    rules: HouseRules,
     scored: dict[int, int],
     ends: list[int],
     before: int,
@@ -150,7 +198,8 @@ def _reviewed(
     with its position), reviewed from the table's cards played since the end of hand `before`;
     `ends`, the seqs where the hands from the next one on end."""
     last = next(reversed(scored))
-    hands = played_hands((to_event(e.type, e.data) for e in log if e.seq <= last), before + 1)
+    events = (to_event(e.type, e.data) for e in log if e.seq <= last)
+    hands = played_hands(events, before + 1, rules)
     return [
         {
             "code": code,

@@ -1,5 +1,6 @@
 """The service's settings, read once from the environment into one typed object."""
 
+import difflib
 import ipaddress
 import math
 import os
@@ -62,6 +63,9 @@ class StreamLimits(msgspec.Struct, frozen=True, kw_only=True):
     stall_seconds: float = 30.0  # one write blocked this long drops the stream
 
 
+LOOPBACK = ("127.0.0.0/8", "::1/128")  # who may read the metrics, unless set
+
+
 class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """Everything the service reads from its environment.
 
@@ -89,6 +93,19 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     connections_per_address: int = 256
     max_connections: int = 10_000
     trusted_proxies: tuple[str, ...] = ()
+    # None: each command's own (warning for `serve` and `api`, info for `worker`).
+    log_level: str | None = None
+    log_format: str = "auto"
+    # Metrics (docs/operations.md "Metrics"): who may read them, and the worker's own port.
+    metrics: bool = True
+    metrics_allow: tuple[str, ...] = LOOPBACK
+    worker_metrics_port: int | None = None
+    # Tracing (infra/tracing.py): off unless an OTLP/HTTP receiver is named.
+    otlp_endpoint: str | None = None
+    trace_sample: float = 1.0
+    trace_statements: bool = False
+    # RabbitMQ's queue type for the bots' queues (docs/operations.md "RabbitMQ queues").
+    rabbitmq_queue_type: str = "classic"
 
     def broker(self, redis_url: str) -> str:
         """Where bot turns queue: the configured broker, else the Redis in use."""
@@ -107,6 +124,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
         embedded default. The data directory and the key file are made absolute here, so a
         later change of working directory cannot move the embedded servers' data or the key.
         """
+        _refuse_unknown(environ)
         values = {}
         for variable, (field, parse, _) in _VARIABLES.items():
             text = environ.get(variable, "").strip()
@@ -121,6 +139,42 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             data_dir=settings.data_dir.absolute(),
             signing_keys=None if keys is None else keys.absolute(),
         )
+
+
+# Names the service never reads, kept for the test suite's and the benches' own knobs.
+NOT_SETTINGS = ("EUCHRE_TEST_", "EUCHRE_BENCH_")
+
+
+def known_variables() -> list[str]:
+    """Every `EUCHRE_*` name the service reads."""
+    return [
+        *_VARIABLES,
+        "EUCHRE_RATE_LIMITS",
+        *(f"EUCHRE_LIMIT_{field.upper()}" for field in RateLimits.__struct_fields__),
+        *(f"EUCHRE_STREAMS_{field.upper()}" for field in StreamLimits.__struct_fields__),
+    ]
+
+
+def _refuse_unknown(environ: Mapping[str, str]) -> None:
+    """A misspelt setting is refused, not ignored: `EUCHRE_DATABSE_URL` silently meant the
+    embedded database, and an operator found out only from where the data went."""
+    known = known_variables()
+    unknown = sorted(
+        name
+        for name in environ
+        if name.startswith("EUCHRE_") and name not in known and not name.startswith(NOT_SETTINGS)
+    )
+    if not unknown:
+        return
+    said = []
+    for name in unknown:
+        close = difflib.get_close_matches(name, known, n=1, cutoff=0.75)
+        said.append(f"{name} (did you mean {close[0]}?)" if close else name)
+    raise SettingsError(
+        f"{', '.join(said)}: not {'a setting' if len(said) == 1 else 'settings'} the service "
+        f"reads; `euchre --help` lists them (names starting {' or '.join(NOT_SETTINGS)} are "
+        "left to the tests and benches)"
+    )
 
 
 def _parse(variable: str, text: str, parse: Callable[[str], object]) -> object:
@@ -227,6 +281,43 @@ def _switch(text: str) -> bool:
     if text.lower() not in ("on", "off"):
         raise ValueError("expected on or off")
     return text.lower() == "on"
+
+
+def _log_level(text: str) -> str:
+    if text.lower() not in ("debug", "info", "warning", "error"):
+        raise ValueError("expected debug, info, warning or error")
+    return text.lower()
+
+
+def _log_format(text: str) -> str:
+    if text.lower() not in ("auto", "json", "text"):
+        raise ValueError("expected auto (JSON unless on a terminal), json or text")
+    return text.lower()
+
+
+def _otlp_endpoint(text: str) -> str:
+    if not text.startswith(("http://", "https://")):
+        raise ValueError(
+            "expected the base URL of an OTLP/HTTP receiver, such as http://collector:4318 "
+            "(spans go to its /v1/traces); leave it unset for no tracing"
+        )
+    return text
+
+
+def _fraction(text: str) -> float:
+    try:
+        fraction = float(text)
+    except ValueError:
+        fraction = math.nan
+    if not 0 <= fraction <= 1:
+        raise ValueError("expected a number from 0 to 1 (1: every trace, 0.01: one in a hundred)")
+    return fraction
+
+
+def _queue_type(text: str) -> str:
+    if text.lower() not in ("classic", "quorum"):
+        raise ValueError("expected classic or quorum")
+    return text.lower()
 
 
 def _secure(text: str) -> str:
@@ -346,6 +437,58 @@ _VARIABLES: dict[str, tuple[str, Callable[[str], object], str]] = {
         "signed_heads",
         _switch,
         "on (default): every view's head is signed (docs/audit.md); off only to measure its cost",
+    ),
+    "EUCHRE_LOG_LEVEL": (
+        "log_level",
+        _log_level,
+        "debug, info (an access line per request), warning or error (default: warning for "
+        "serve and api, info for worker)",
+    ),
+    "EUCHRE_LOG_FORMAT": (
+        "log_format",
+        _log_format,
+        "auto (default: one JSON object a line unless on a terminal), json or text",
+    ),
+    "EUCHRE_METRICS": (
+        "metrics",
+        _switch,
+        "on (default): every process keeps the Prometheus series and /metrics serves them; off: "
+        "no metrics files and no /metrics",
+    ),
+    "EUCHRE_METRICS_ALLOW": (
+        "metrics_allow",
+        _networks,
+        "addresses or CIDR blocks whose clients may read /metrics, comma-separated (default "
+        "loopback: 127.0.0.0/8,::1)",
+    ),
+    "EUCHRE_WORKER_METRICS_PORT": (
+        "worker_metrics_port",
+        _port,
+        "port on EUCHRE_HOST where `euchre worker` serves /metrics (default: none; under "
+        "`serve` the worker's metrics are in the API's /metrics)",
+    ),
+    "EUCHRE_OTLP_ENDPOINT": (
+        "otlp_endpoint",
+        _otlp_endpoint,
+        "trace requests, bot turns and moves, sending spans over OTLP/HTTP to this receiver, "
+        "e.g. http://collector:4318 (default: no tracing)",
+    ),
+    "EUCHRE_TRACE_SAMPLE": (
+        "trace_sample",
+        _fraction,
+        "the fraction of requests and messages that start a trace, when tracing (default 1)",
+    ),
+    "EUCHRE_TRACE_STATEMENTS": (
+        "trace_statements",
+        _switch,
+        "on: each SQL statement and Redis command is a span of its own in a trace, at a cost "
+        "to every statement, traced or not (a quarter more CPU per move); off (default)",
+    ),
+    "EUCHRE_RABBITMQ_QUEUE_TYPE": (
+        "rabbitmq_queue_type",
+        _queue_type,
+        "classic (default) or quorum: the type of the queues the bots' RabbitMQ broker "
+        "declares; the same in every process",
     ),
     "EUCHRE_SECURE_COOKIES": (
         "secure_cookies",

@@ -52,6 +52,7 @@ PEOPLE_EVENTS = frozenset(
         ev.ReactionShown,
         ev.PlayerMuted,
         ev.PlayerUnmuted,
+        ev.HintGiven,
     )
 )
 

@@ -23,7 +23,7 @@ class LobbyRow(msgspec.Struct, frozen=True):
     code: str
     host: str
     host_name: str | None
-    settings: dict[str, str]
+    settings: dict[str, str | int]
     bots: str
     seats: list[LobbySeat]
     open_seats: int
@@ -49,6 +49,7 @@ CHANGES_LOBBY = frozenset(
         ev.TableUnlocked,
         ev.PlayerBanned,
         ev.SeatsSwapped,
+        ev.TableClosed,
     )
 )
 
@@ -88,7 +89,7 @@ def next_row(row: LobbyRow | None, event: ev.Event, at: datetime, position: int)
             return _with_seat(row, LobbySeat(seat=seat, bot=level))
         case ev.SettingsChanged(settings=rules):
             return msgspec.structs.replace(row, settings=msgspec.structs.asdict(rules))
-        case ev.StartCalled() | ev.GameStarted():
+        case ev.StartCalled() | ev.GameStarted() | ev.TableClosed():
             return None
         case ev.TableLocked() | ev.TableUnlocked():
             return msgspec.structs.replace(row, locked=isinstance(event, ev.TableLocked))

@@ -20,6 +20,9 @@ def card(code: str) -> str:
 
 
 def suit(code: str) -> str:
+    """A suit by name and symbol; "N", a no-trump call, as "no trump"."""
+    if code not in SYMBOLS:
+        return "no trump"
     return f"{SUIT_NAMES[list(SYMBOLS).index(code)]} {SYMBOLS[code]}"
 
 
@@ -138,6 +141,8 @@ def _line(s: State, e: ev.Event, trick: list[str]) -> str | None:
             return f"  {name} says: {text}"
         case ev.ReactionShown(name=name, emoji=emoji):
             return f"  {name} reacts {emoji}"
+        case ev.HintGiven(seat=seat):
+            return f"  ({who(s, seat)} asks for a hint.)"
         case ev.PlayerMuted(name=name):
             return f"  (The host mutes {name}.)"
         case ev.PlayerUnmuted(player=player):

@@ -91,6 +91,7 @@ class Sitter(msgspec.Struct, frozen=True):
     banned: bool = False
     own: int = 0  # hands the person was in their seat at the end of
     by_bot: int = 0  # hands a bot covering them finished
+    hinted: bool = False  # shown the expert's move at least once (domain/hint.py)
     counts: Counts = Counts()
 
     @property
@@ -107,6 +108,13 @@ class Game(msgspec.Struct, frozen=True):
     winner: int | None = None
     score: tuple[int, int] = (0, 0)
     stalled: int | None = None  # the seat that stalled the game, which the service ended
+    target: int = 10  # the points that win it (house rule `points`)
+
+
+# Fewer points than this to win and a game is too short to rate: the fewer the hands, the more
+# the cards decide it, and a weaker side's best chance (and a rating's cheapest climb) is a
+# string of short games against stronger ones.
+RATED_FROM = 10
 
 
 # The events a game's rating depends on, by the name the log stores them under.
@@ -114,6 +122,7 @@ RATED_BY = frozenset(
     cls.__name__
     for cls in (
         ev.TableOpened,
+        ev.SettingsChanged,
         ev.SeatTaken,
         ev.SeatLeft,
         ev.BotSeated,
@@ -125,6 +134,7 @@ RATED_BY = frozenset(
         ev.PlayerWentAway,
         ev.PlayerCameBack,
         ev.HandScored,
+        ev.HintGiven,
         ev.GameAbandoned,
         ev.GameWon,
     )
@@ -173,10 +183,12 @@ def next_game(game: Game | None, event: ev.Event, at: float = 0.0) -> Game | Non
     """The game's facts after one more of its events, logged at `at` (seconds; None before
     its table opened)."""
     if isinstance(event, ev.TableOpened):
-        return Game(code=event.code, bots=event.bots)
+        return Game(code=event.code, bots=event.bots, target=event.settings.points)
     if game is None:
         return None
     match event:
+        case ev.SettingsChanged(settings=settings):
+            return replace(game, target=settings.points)
         case ev.SeatTaken(seat=n, player=player, name=name, registered=registered):
             if game.started:  # only a person back in their own seat sits down during a game
                 return _back(game, n, at)
@@ -206,6 +218,8 @@ def next_game(game: Game | None, event: ev.Event, at: float = 0.0) -> Game | Non
             return replace(
                 game, seats=tuple(_scored(s, n, event) for n, s in enumerate(game.seats))
             )
+        case ev.HintGiven(seat=n):
+            return _seat(game, n, replace(game.seats[n], hinted=True))
         case ev.GameAbandoned(seat=n):
             return replace(game, stalled=n)
         case ev.GameWon(team=team, score=[us, them]):
@@ -222,7 +236,9 @@ def game_of(events: Iterable[ev.Event], times: Iterable[float] | None = None) ->
     return game
 
 
-SeatStatus = Literal["rated", "banned", "left", "stalled", "covered", "abandoned", "guest", "bot"]
+SeatStatus = Literal[
+    "rated", "banned", "left", "stalled", "covered", "hinted", "abandoned", "short", "guest", "bot"
+]
 # The statuses of seats whose rating moves, and of those rated as having lost whatever the score.
 RATED: frozenset[SeatStatus] = frozenset({"rated", "banned", "left", "stalled"})
 CHARGED: frozenset[SeatStatus] = frozenset({"left", "stalled"})
@@ -234,13 +250,17 @@ def status_of(game: Game, n: int) -> SeatStatus:
     A person a bot covered at the end, or once for longer than the grace, left the game and is
     rated as having lost it. One the host banned is rated as the bot played it out: a ban can
     neither rescue a partner's loss nor charge a stranger a leave. A win goes to nobody whose
-    seat a bot played mostly. In a game the service ended as stalled, only the staller and the
-    leavers are rated, as having lost."""
+    seat a bot played mostly, nor to anyone who took a hint: the expert's help is a bot's
+    play too, but a hinted loss counts, so a hint can't dodge one. In a game the service
+    ended as stalled, only the staller and the leavers are rated, as having lost. A game to
+    fewer than RATED_FROM points rates nobody."""
     s = game.seats[n]
     if s.player is None:
         return "bot"
     if not s.registered:
         return "guest"
+    if game.target < RATED_FROM:
+        return "short"
     left = (s.away or s.left) and not s.banned
     if game.stalled is not None:
         return "stalled" if n == game.stalled else "left" if left else "abandoned"
@@ -248,6 +268,8 @@ def status_of(game: Game, n: int) -> SeatStatus:
         return "left"
     if n % 2 == game.winner and s.carried:
         return "covered"
+    if n % 2 == game.winner and s.hinted:
+        return "hinted"
     return "banned" if s.banned else "rated"
 
 
@@ -256,7 +278,8 @@ class SeatResult(msgspec.Struct, frozen=True):
     player: str | None
     name: str | None
     status: SeatStatus
-    won: bool  # credited with a win: never for a leaver, a staller or a seat a bot played
+    won: bool  # credited with a win: never for a leaver, a staller, a seat a bot played or
+    # one that took a hint
     before: Rating  # what the seat counted at
     after: Rating | None  # None: not rated
     counts: Counts
@@ -281,11 +304,13 @@ def _rated(before: list[Rating], winner: int) -> list[Rating]:
 def rate(game: Game, known: Mapping[str, Rating]) -> list[SeatResult] | None:
     """Every seat's result of a game won, given the current ratings of registered players
     (`known`; anyone missing is new); None if the game isn't rated: not won by the rules, or
-    nobody registered is rated in it."""
+    nobody registered is rated in it. A hinted win and a short game are kept seat by seat
+    even with nobody rated, so the player is told why it didn't count rather than that nobody
+    was registered."""
     if game.winner is None:
         return None
     statuses = [status_of(game, n) for n in range(4)]
-    if not RATED & set(statuses):
+    if not (RATED | {"hinted", "short"}) & set(statuses):
         return None
     before = [counted_at(s, known) for s in game.seats]
     played = _rated(before, game.winner)

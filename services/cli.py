@@ -1,5 +1,6 @@
-"""The one `euchre` command: serve the tables, run workers, rebuild read models, migrate, and
-an auditor's export, replay and verify of a table's log."""
+"""The one `euchre` command: serve the tables, run workers, rebuild read models, migrate, an
+auditor's export, replay and verify of a table's log, and the operator's commands
+(services/ops.py)."""
 
 from __future__ import annotations
 
@@ -75,14 +76,31 @@ PRELOADED = [
 ]
 
 
-def _serve(args: argparse.Namespace, settings: Settings) -> int:
+def _api_only(args: argparse.Namespace, settings: Settings) -> int:
+    if settings.database_url is None or settings.redis_url is None:
+        raise Unusable(
+            "set EUCHRE_DATABASE_URL and EUCHRE_REDIS_URL to the servers the service uses (API "
+            "processes join a running service; `euchre serve` starts its own)"
+        )
+    return _serve(args, settings, bots=False)
+
+
+def _serve(args: argparse.Namespace, settings: Settings, bots: bool = True) -> int:
+    from infra.metrics_dir import shared_directory
+
+    # First: a process's metrics go to the shared directory only if it is set before the
+    # process first imports prometheus_client, and every process started from here inherits it.
+    with shared_directory(settings.metrics):
+        return _serving(args, settings, bots)
+
+
+def _serving(args: argparse.Namespace, settings: Settings, bots: bool) -> int:
     import multiprocessing
     import os
 
     import msgspec
 
     from infra import embedded
-    from infra.db import migrate
     from services.supervisor import Child, Server, Supervisor, orphan_proof
 
     if args.processes < 1:
@@ -95,10 +113,11 @@ def _serve(args: argparse.Namespace, settings: Settings) -> int:
     sock = _listen(host, port)
     _announce_servers()
     with sock, embedded.services(settings) as endpoints:
-        migrate(endpoints.database_url)
         joined = msgspec.structs.replace(
             settings, database_url=endpoints.database_url, redis_url=endpoints.redis_url
         )
+        _logging(joined, "warning")
+        _migrate_when_reachable(joined)
         # Children fork from a server process that has imported the libraries they use once,
         # so one restarted takes turns seconds sooner. Not our own modules: some keep state
         # made at import (a pool that knows its parent's pid), which must be the child's own.
@@ -117,7 +136,7 @@ def _serve(args: argparse.Namespace, settings: Settings) -> int:
         # takes it first: they share nothing but the database and Valkey, as API processes
         # behind a load balancer do (docs/scaling.md). Whatever dies is started again.
         watched: list[Child | Server] = [
-            child(_work, "worker", joined, args.bot_threads, False),
+            *([child(_work, "worker", joined, args.bot_threads, False)] if bots else []),
             *(child(_api, f"api-{n}", joined, sock, None) for n in range(1, args.processes)),
             *map(Server, endpoints.started),
         ]
@@ -144,18 +163,20 @@ def _api(
     once it serves. A spawned one reads the key file itself: a key can't be pickled."""
     import signal
 
-    import uvicorn
-
-    from services.api.app import create_app
+    from services.api.app import create_app, drain_streams
     from services.api.server import config as server_config
     from services.bots.runtime import BotSends
 
+    _logging(settings, "warning")
+    _tracing(settings, "api")
     if url is None:
         # A spawned one: the SIGTERM uvicorn re-raises once it has shut down ends the process
         # as an exit, not a kill, so its pool of password hashers is shut down with it.
         signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     broker = settings.broker(settings.redis_url)
-    with BotSends(broker, settings.bot_delay_scale) as bots:
+    with BotSends(
+        broker, settings.bot_delay_scale, queue_type=settings.rabbitmq_queue_type
+    ) as bots:
         app = create_app(
             settings.database_url,
             settings.redis_url,
@@ -166,33 +187,47 @@ def _api(
             sign_heads=settings.signed_heads,
             stream_limits=settings.stream_limits,
             signer=signer or _signer(settings),
+            metrics_allow=settings.metrics_allow if settings.metrics else None,
         )
         config = server_config(app, settings)  # timeouts and caps: services.api.server
-        server = _announcing()(config, url) if url else uvicorn.Server(config)
+        server = _draining()(config, url, lambda: drain_streams(app))
         # uvicorn re-raises the signal that stopped it once it has shut down cleanly; one
         # that comes before it has its handlers in place arrives as KeyboardInterrupt.
         with contextlib.suppress(KeyboardInterrupt):
             server.run(sockets=[sock])
         _finish_quietly()
+    _traced()
 
 
-def _announcing():
+def _draining():
     import uvicorn
 
-    class Announcing(uvicorn.Server):
-        """Says it serves once it does: by then uvicorn has its signal handlers, so a Ctrl-C
-        right after the line stops it cleanly."""
+    class Draining(uvicorn.Server):
+        """Says it serves once it does, if given a `url`: by then uvicorn has its signal
+        handlers, so a Ctrl-C right after the line stops it cleanly. Stopping (SIGTERM, Ctrl-C)
+        it first ends the event streams (`drain`), each asking its client to come back: uvicorn
+        stops listening, lets requests under way finish and waits for every connection to
+        close, and a stream closes only when it ends, so without this a process stopping for a
+        deploy waited on the last page left open (docs/operations.md "Stopping")."""
 
-        def __init__(self, config: uvicorn.Config, url: str) -> None:
+        def __init__(
+            self, config: uvicorn.Config, url: str | None, drain: Callable[[], None]
+        ) -> None:
             super().__init__(config)
             self.url = url
+            self.drain = drain
 
         async def startup(self, sockets=None) -> None:
             await super().startup(sockets)
-            if self.started:
+            if self.started and self.url:
                 print(f"Euchre Tables is serving on {self.url} (Ctrl-C stops it)", flush=True)
 
-    return Announcing
+        async def shutdown(self, sockets=None) -> None:
+            with contextlib.suppress(AttributeError):  # stopped before the app had started
+                self.drain()
+            await super().shutdown(sockets)
+
+    return Draining
 
 
 @contextlib.contextmanager
@@ -226,12 +261,12 @@ def _work(settings: Settings, threads: int, chatty: bool = True) -> None:
     next_signal = _noting(signal.SIGTERM, signal.SIGINT)
 
     from infra import collector
-    from infra.db import migrate
     from services.bots.runtime import BotRuntime
 
     # Here, not in the parent: a spawned process starts with fresh logging.
-    _worker_logging(logging.INFO if chatty else logging.WARNING)
-    migrate(settings.database_url)
+    _logging(settings, "info" if chatty else "warning")
+    _tracing(settings, "worker")
+    _migrate_when_reachable(settings)
     broker = settings.broker_url or settings.redis_url
     with BotRuntime(
         settings.database_url,
@@ -239,10 +274,12 @@ def _work(settings: Settings, threads: int, chatty: bool = True) -> None:
         settings.bot_delay_scale,
         threads=threads,
         presence_url=settings.redis_url,
+        queue_type=settings.rabbitmq_queue_type,
     ):
         collector.settle()
         logging.getLogger("euchre.worker").info("worker ready: %d threads take bot turns", threads)
         next_signal()
+    _traced()
 
 
 def _noting(*signals: int) -> Callable[[], int]:
@@ -268,21 +305,89 @@ def _noting(*signals: int) -> Callable[[], int]:
     return lambda: os.read(readable, 1)[0]
 
 
-def _worker_logging(level: int) -> None:
-    """Timestamped lines from `level` up, less Alembic's narration of every revision: a worker
-    joining a running service has nothing to learn from that."""
-    logging.basicConfig(level=level, format="%(asctime)s %(processName)s %(message)s")
-    logging.getLogger("alembic").setLevel(logging.WARNING)
+def _logging(settings: Settings, level: str) -> None:
+    """This process's logs (infra/logs.py) at EUCHRE_LOG_LEVEL, else `level`, the command's."""
+    import multiprocessing
+
+    from infra import logs, outages
+
+    name = multiprocessing.current_process().name
+    process = "serve" if name == "MainProcess" else name
+    broker = settings.broker_url or settings.redis_url
+    probes = outages.probes(settings.database_url, settings.redis_url, broker)
+    logs.configure(settings.log_level or level, settings.log_format, process, probes)  # type: ignore[arg-type]
+
+
+def _migrate_when_reachable(settings: Settings) -> None:
+    """Bring the schema up to date once the database answers: one line while it doesn't
+    (infra/outages.py), not a traceback."""
+    from infra import outages
+    from infra.db import migrate
+
+    assert settings.database_url is not None
+    url = settings.database_url
+    outages.reach("database", outages.probes(url, None, None)["database"])
+    migrate(url)
+
+
+def _tracing(settings: Settings, service: str) -> None:
+    """Trace this process as `service` if EUCHRE_OTLP_ENDPOINT names a receiver."""
+    if settings.otlp_endpoint is not None:
+        from infra import tracing
+
+        tracing.start(
+            settings.otlp_endpoint, service, settings.trace_sample, settings.trace_statements
+        )
+
+
+def _traced() -> None:
+    """Send the spans not sent yet, if tracing: a child process ends without exit hooks."""
+    from infra import tracing
+
+    tracing.stop()
 
 
 def _worker(args: argparse.Namespace, settings: Settings) -> int:
-    import multiprocessing
+    from infra.metrics_dir import shared_directory
 
     if settings.database_url is None or (settings.broker_url or settings.redis_url) is None:
         raise Unusable(
             "set EUCHRE_DATABASE_URL, and EUCHRE_BROKER_URL or EUCHRE_REDIS_URL, to the servers "
             "the service uses (workers join a running service; `euchre serve` has its own)"
         )
+    if settings.worker_metrics_port is not None and not settings.metrics:
+        raise Unusable(
+            "EUCHRE_WORKER_METRICS_PORT serves metrics, which EUCHRE_METRICS=off turns off"
+        )
+    # The worker processes write their metrics to one directory, and this one serves them all
+    # on the port set, if any (docs/operations.md "Metrics").
+    with shared_directory(settings.metrics):
+        from infra import metrics  # once the directory is set
+
+        endpoint = None
+        if settings.worker_metrics_port is not None:
+            try:
+                endpoint = metrics.serve(
+                    settings.host, settings.worker_metrics_port, settings.metrics_allow
+                )
+            except OSError as error:
+                raise Unusable(
+                    f"can't serve metrics on {settings.host}:{settings.worker_metrics_port} "
+                    f"({error.strerror or error}); pick another EUCHRE_WORKER_METRICS_PORT"
+                ) from None
+        try:
+            return _workers(args, settings)
+        finally:
+            if endpoint is not None:
+                endpoint.shutdown()
+                endpoint.server_close()
+
+
+def _workers(args: argparse.Namespace, settings: Settings) -> int:
+    import multiprocessing
+
+    from infra.metrics_dir import process_gone
+
     if args.processes == 1:
         _work(settings, args.threads)
         return 0
@@ -304,6 +409,9 @@ def _worker(args: argparse.Namespace, settings: Settings) -> int:
         if next_signal() != signal.SIGCHLD:
             for child in children:
                 child.terminate()
+        for child in children:
+            if child.exitcode is not None:
+                process_gone(child.pid)
     return 0
 
 
@@ -581,7 +689,7 @@ def _verify_all(settings: Settings) -> int:
 
     with embedded.services(settings) as endpoints:
         url = endpoints.database_url
-        total = asyncio.run(_log_size(url))
+        total, tables = asyncio.run(_log_size(url))
         n = os.cpu_count() or 1
         fork = multiprocessing.get_context("fork")
         read = fork.Value("q", 0)
@@ -601,16 +709,20 @@ def _verify_all(settings: Settings) -> int:
     failures = [failure for _, failed in results for failure in failed]
     for failure in failures:
         print(failure)
-    print(f"{games - len(failures)} of {games} finished games verified")
+    print(
+        f"{games - len(failures)} of {games} finished games verified "
+        f"(the log holds {tables} tables, {total} events)"
+    )
     return 1 if failures else 0
 
 
-async def _log_size(url: str) -> int:
+async def _log_size(url: str) -> tuple[int, int]:
+    """Events and tables in the log."""
     from infra.eventstore import EventStore
 
     store = await EventStore.open(url, size=1)
     try:
-        return (await store.size())[0]
+        return await store.size()
     finally:
         await store.close()
 
@@ -711,6 +823,15 @@ def _environment() -> str:
     return "environment (unset or empty means the default):\n" + "\n".join(lines)
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("euchre-tables")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        return "(not installed)"
+
+
 def parser() -> argparse.ArgumentParser:
     formatter = argparse.RawDescriptionHelpFormatter
     top = argparse.ArgumentParser(
@@ -718,6 +839,13 @@ def parser() -> argparse.ArgumentParser:
         description="Euchre Tables: the family's Euchre in a browser, against friends and bots.",
         epilog=_environment(),
         formatter_class=formatter,
+    )
+    top.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    top.add_argument(
+        "--log-level",
+        choices=["debug", "info", "warning", "error"],
+        help="the least a log line must be to be written (default EUCHRE_LOG_LEVEL, else each "
+        "command's own: warning for serve and api, info for worker)",
     )
     commands = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -730,6 +858,21 @@ def parser() -> argparse.ArgumentParser:
             formatter_class=formatter,
         )
 
+    def listening(command: argparse.ArgumentParser) -> None:
+        """Where API processes listen, and how many: `serve`'s and `api`'s alike."""
+        command.add_argument(
+            "--host", help="address to listen on (default EUCHRE_HOST or 127.0.0.1)"
+        )
+        command.add_argument(
+            "--port", type=int, help="port to listen on (default EUCHRE_PORT or 8000)"
+        )
+        command.add_argument(
+            "--processes",
+            type=int,
+            default=1,
+            help="API processes serving the port, one per core is the most that helps (default 1)",
+        )
+
     serve = command(
         "serve",
         "serve the web table and the API, with bots",
@@ -737,18 +880,21 @@ def parser() -> argparse.ArgumentParser:
         "process of its own. PostgreSQL and Valkey are started from the data directory for any "
         "URL left unset, and the schema is brought up to date first.",
     )
-    serve.add_argument("--host", help="address to listen on (default EUCHRE_HOST or 127.0.0.1)")
-    serve.add_argument("--port", type=int, help="port to listen on (default EUCHRE_PORT or 8000)")
+    listening(serve)
     serve.add_argument(
         "--bot-threads", type=int, default=4, help="threads playing bot turns (default 4)"
     )
-    serve.add_argument(
-        "--processes",
-        type=int,
-        default=1,
-        help="API processes serving the port, one per core is the most that helps (default 1)",
-    )
     serve.set_defaults(run=_serve)
+    api = command(
+        "api",
+        "serve the web table and the API only, beside a running service",
+        "Serve the web table and the HTTP API against the service's own PostgreSQL and Redis "
+        "(EUCHRE_DATABASE_URL and EUCHRE_REDIS_URL, both needed: nothing embedded is started), "
+        "with no bot worker: run as many as the load needs, on any machines, behind a load "
+        "balancer, and `euchre worker` somewhere for the bots (docs/scaling.md).",
+    )
+    listening(api)
+    api.set_defaults(run=_api_only)
     worker = command(
         "worker",
         "run more bot workers beside a running service",
@@ -843,18 +989,27 @@ def parser() -> argparse.ArgumentParser:
         "Apply every migration the database lacks (serve and worker do this by themselves).",
     )
     upgrade.set_defaults(run=_migrate)
+    from services import ops  # tables, players, tokens, backup, restore, status
+
+    ops.add_commands(command)
     return top
 
 
 def main(argv: list[str] | None = None) -> int:
+    import msgspec
+
     from infra.embedded import DataDirInUse
+    from services.ops import Refused
 
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["tournament"]:  # its own options, --help included
         return _tournament(argparse.Namespace(rest=argv[1:]), Settings())
     args = parser().parse_args(argv)
     try:
-        return args.run(args, Settings.from_env())
+        settings = Settings.from_env()
+        if args.log_level:
+            settings = msgspec.structs.replace(settings, log_level=args.log_level)
+        return args.run(args, settings)
     except SettingsError as error:
         problem = str(error)
     except DataDirInUse as error:
@@ -863,7 +1018,7 @@ def main(argv: list[str] | None = None) -> int:
             "serving it (is `euchre serve` already running there?); stop that one, or set "
             "EUCHRE_DATA_DIR to another directory"
         )
-    except Unusable as error:
+    except (Unusable, Refused) as error:
         problem = str(error)
     except KeyboardInterrupt:  # Ctrl-C while starting: everything started is stopped already
         return 130

@@ -20,6 +20,7 @@ from multiprocessing import forkserver  # type: ignore[attr-defined]
 from multiprocessing.process import BaseProcess
 
 from infra.embedded.process import Embedded
+from infra.metrics_dir import process_gone
 
 log = logging.getLogger(__name__)
 
@@ -104,6 +105,7 @@ class _Watched:
         log.warning(
             "%s (pid %s) %s; restarting it in %g s", self.name, self.pid(), how(code), self.pause
         )
+        process_gone(self.pid())
         self.again(now)
 
     def again(self, now: float) -> None:

@@ -20,12 +20,13 @@ from msgspec.structs import replace
 
 from domain.away import own_seat
 from domain.codec import to_record
-from domain.commands import Command, OpenTable
+from domain.commands import Command, MakeMove, OpenTable
 from domain.decider import decide_and_fold
 from domain.errors import Conflict, Refused
 from domain.events import Event
 from domain.state import State
 from domain.talk import current_since
+from infra import metrics, tracing
 from infra.eventstore import ConcurrencyConflict, NewEvent, Recorder
 from projections.replay import fold_records
 
@@ -128,6 +129,25 @@ class Tables:
         opened with its bots). Refusals from the rules propagate unchanged; nothing is
         appended.
         """
+        first = command if isinstance(command, Command) else command[0]
+        # A person's move is counted as the move it carries (play, order), as a bot's is.
+        kind = metrics.kind_of(type(first.move if isinstance(first, MakeMove) else first))
+        with tracing.span(f"execute {type(first).__name__}", table=code):
+            try:
+                after = await self._execute(code, command, expected_seq, command_id)
+            except (Refused, NoSuchTable) as refusal:
+                metrics.moves_refused.labels(kind, metrics.reason_of(type(refusal))).inc()
+                raise
+        metrics.accepted(kind).inc()
+        return after
+
+    async def _execute(
+        self,
+        code: str,
+        command: Command | Sequence[Command],
+        expected_seq: int | None,
+        command_id: str | None,
+    ) -> State:
         lock = self._locks.setdefault(code, asyncio.Lock())
         async with lock:
             # Decided first on what this process last saw of the table, without a read: the

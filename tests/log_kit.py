@@ -65,8 +65,9 @@ def chained(code: str, body: list[dict]) -> list[dict]:
 
 def unplayed_scrambled(events: Iterable[ev.Event], rng: random.Random) -> list[ev.Event]:
     """The log with every card the deal keeps hidden changed to anything at all, impossible
-    cards too: the hands dealt (a sitting-out seat's among them), the turned card and the
-    kitty, the dealer's buried card and a farmer's swap. Only the cards played stay."""
+    cards too: the hands dealt (a sitting-out seat's among them), the kitty, the dealer's
+    buried card and a farmer's swap. The cards played stay, and the up card, which everyone
+    saw turned."""
     out: list[ev.Event] = []
     for e in events:
         if isinstance(e, ev.HandDealt):
@@ -74,7 +75,6 @@ def unplayed_scrambled(events: Iterable[ev.Event], rng: random.Random) -> list[e
                 e,
                 hands=[rng.sample(CODES, 5) for _ in range(4)],
                 kitty=rng.sample(CODES, len(e.kitty)),
-                up=rng.choice(CODES),
             )
         elif isinstance(e, ev.CardBuried):
             e = replace(e, card=rng.choice(CODES))

@@ -3,6 +3,7 @@ with registered people, guests and bots, and appended to a log as the service wo
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import random
 from collections.abc import Sequence
@@ -24,11 +25,16 @@ People = Sequence[tuple[str, bool] | None]
 
 
 def finished_game(
-    code: str, seed: int, people: People, bots: Level = "medium", leaver: int | None = None
+    code: str,
+    seed: int,
+    people: People,
+    bots: Level = "medium",
+    leaver: int | None = None,
+    settings: dict | None = None,
 ) -> list[ev.Event]:
-    """A game played to its end with random legal moves; the person in seat `leaver` stands
-    up at a random moment. The first person is the host; each person gives a seed of their
-    own for the deals."""
+    """A game played to its end with random legal moves, under the house rules `settings`; the
+    person in seat `leaver` stands up at a random moment. The first person is the host; each
+    person gives a seed of their own for the deals."""
     host = next(n for n, p in enumerate(people) if p is not None)
     player, registered = people[host]
     rng = random.Random(seed)
@@ -43,6 +49,7 @@ def finished_game(
             bots=bots,
             registered=registered,
             contribution=contribution(code, player),
+            settings=settings,
         )
     ]
     for n, p in enumerate(people):
@@ -104,6 +111,19 @@ def contribution(code: str, player: str) -> str:
 
 async def append_game(store: EventStore, code: str, events: list[ev.Event]) -> None:
     await store.append(code, 0, [NewEvent(*to_record(e)) for e in events])
+
+
+def log_game(database_url: str, code: str, events: list[ev.Event]) -> None:
+    """Append a game's events to the log of the database at `database_url`, from sync code."""
+
+    async def go() -> None:
+        store = await EventStore.open(database_url, size=1)
+        try:
+            await append_game(store, code, events)
+        finally:
+            await store.close()
+
+    asyncio.run(go())
 
 
 def rated_in_order(games: Sequence[list[ev.Event]]) -> dict[str, Rating]:

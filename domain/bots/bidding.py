@@ -56,18 +56,19 @@ def _pos(k: Known) -> int:
 
 
 def _may_go_alone(k: Known, offered: bool) -> bool:
-    """Etiquette: never alone at 8 or 9, where a partnered march (or any made hand) wins the
-    game anyway and going alone only adds the risk of a euchre."""
-    return offered and k.us < 8
+    """Etiquette: never alone two or one short of the target (8 or 9 of 10), where a partnered
+    march (or any made hand) wins the game anyway and going alone only adds the risk of a
+    euchre."""
+    return offered and k.to_go > 2
 
 
 def _score_shift(k: Known) -> float:
     """How much lower the bar is for the score: near the end, a call that might be euchred
     costs less than letting the other side make theirs."""
     shift = 0.0
-    if k.them >= 8:
+    if k.they_to_go <= 2:
         shift += 0.25
-    if k.us >= 9:
+    if k.to_go <= 1:
         shift += 0.1
     return shift
 

@@ -40,7 +40,7 @@ def round_one(k: Known) -> tuple[bool, bool]:
     u = k.up // 6
     hand = k.hand | (1 << k.up if k.me == k.dealer else 0)
     offer = k.can["order"]
-    alone = offer["alone"] and k.us < 8 and sure_tricks(hand, u) >= 5
+    alone = offer["alone"] and k.to_go > 2 and sure_tricks(hand, u) >= 5
     if offer.get("must_alone"):
         return alone, alone
     return _worth(hand, u) or alone, alone
@@ -50,7 +50,7 @@ def round_two(k: Known) -> tuple[SuitCode | None, bool]:
     offer = k.can["call"]
     suits = [SUITS.index(x) for x in offer["suits"]]
     best = max(suits, key=lambda s: (_trumps(k.hand, s), _aces(k.hand, s)))
-    alone = offer["alone"] and k.us < 8 and sure_tricks(k.hand, best) >= 5
+    alone = offer["alone"] and k.to_go > 2 and sure_tricks(k.hand, best) >= 5
     if _worth(k.hand, best) or alone or "pass" not in k.can:
         return SUITS[best], alone
     return None, False

@@ -3,8 +3,8 @@
 It deals the hidden cards out many ways consistent with its view (sampling.py for play, the
 18 unseen cards for bidding), weighs each deal by how likely the bids so far were with it
 (inference.py), plays each deal out with every hand open (solver.py) for each option it has,
-and takes the option worth the most points on average, the score in mind (a made point at 9
-is a game). What it asks of a deal:
+and takes the option worth the most points on average, the score in mind (a made point one
+short of the target is a game). What it asks of a deal:
 
 - bidding (both rounds, alone or not): ordering or calling is that contract solved, the dealer
   taking the up card and burying by the hard bot's rule; passing is the rest of the bidding
@@ -95,8 +95,8 @@ def round_one(k: Known, rng: random.Random) -> tuple[bool, bool]:
     def value(hands: list[int], option: tuple[bool, bool]) -> int:
         order, alone = option
         if not order:
-            return _after_pass(k, hands, 1)
-        return _contract(k, hands, k.turned, k.me, alone, 1)
+            return after_pass(k, hands, 1)
+        return contract(k, hands, k.turned, k.me, alone, 1)
 
     return _best(_deals(k, rng), options, value, rule)
 
@@ -125,8 +125,8 @@ def round_two(k: Known, rng: random.Random) -> tuple[SuitCode | None, bool]:
     def value(hands: list[int], option: tuple[SuitCode | None, bool]) -> int:
         suit, alone = option
         if suit is None:
-            return _after_pass(k, hands, 2)
-        return _contract(k, hands, SUITS.index(suit), k.me, alone, 2)
+            return after_pass(k, hands, 2)
+        return contract(k, hands, SUITS.index(suit), k.me, alone, 2)
 
     return _best(_deals(k, rng), options, value, rule)
 
@@ -253,7 +253,7 @@ def _best(
     return max(better, key=gain.__getitem__) if better else rule
 
 
-def _after_pass(k: Known, hands: list[int], rnd: int) -> int:
+def after_pass(k: Known, hands: list[int], rnd: int) -> int:
     """Points to us if we pass in round `rnd`: the other seats (and we, in round two) bid by
     the hard bot's rules, and whatever they make is solved."""
     s, r = k.me, rnd
@@ -268,16 +268,16 @@ def _after_pass(k: Known, hands: list[int], rnd: int) -> int:
                 inference.as_seat(k, s, hands[s], inference.offer_one(k, s)), STYLE
             )
             if order:
-                return _contract(k, hands, k.turned, s, alone, 1)
+                return contract(k, hands, k.turned, s, alone, 1)
         else:
             suit, alone = bidding.round_two(
                 inference.as_seat(k, s, hands[s], inference.offer_two(k, s)), STYLE
             )
             if suit is not None:
-                return _contract(k, hands, SUITS.index(suit), s, alone, 2)
+                return contract(k, hands, SUITS.index(suit), s, alone, 2)
 
 
-def _contract(k: Known, hands: list[int], trump: int, maker: int, alone: bool, rnd: int) -> int:
+def contract(k: Known, hands: list[int], trump: int, maker: int, alone: bool, rnd: int) -> int:
     """Points to us of `maker` making `trump` from these hands as dealt; ordered in round one,
     the dealer (unless sitting out) takes the up card and buries by the hard bot's rule."""
     if rnd == 1 and not (alone and maker == (k.dealer + 2) % 4):
@@ -307,13 +307,13 @@ def _solved(
     if solver.reach((), leader, 3):
         tricks = 5 if solver.reach((), leader, 5) else 3
     return search.score_for(
-        k.us, k.them, maker % 2 == k.me % 2, alone, defender is not None, tricks
+        k.to_go, k.they_to_go, maker % 2 == k.me % 2, alone, defender is not None, tricks
     )
 
 
 def _lone_worth_asking(k: Known, offered: bool, suit: int, round_one: bool) -> bool:
     """Going alone is solved only where the etiquette allows it and the hand is near it."""
-    if not offered or k.us >= 8:
+    if not offered or k.to_go <= 2:
         return False
     if round_one:
         return bidding.order_strength(k, STYLE)[1] >= LONE_FLOOR

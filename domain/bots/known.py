@@ -7,9 +7,11 @@ gets, so the secrecy contract covers bots too. Everything else in the package wo
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
-from domain.cards import INDEX, NO_TRUMP, SUITS
+from domain.cards import INDEX, NO_TRUMP, SUITS, TRUMPS
 from domain.seat_view import View
+from domain.state import BidKind
 
 
 def _card(code: str | None) -> int | None:
@@ -46,6 +48,7 @@ class Known:
         "rules",
         "sitting",
         "taken",
+        "target",
         "them",
         "trick",
         "tricks",
@@ -61,10 +64,10 @@ class Known:
             raise ValueError("nothing is decided before the first deal")
         me = v.you
         self.me = me
-        self.can = v.can
+        self.can = _suits_only(v.can)
         self.phase = v.phase
         self.dealer = v.dealer
-        self.trump = NO_TRUMP if v.trump is None else SUITS.index(v.trump)
+        self.trump = NO_TRUMP if v.trump is None else TRUMPS.index(v.trump)
         self.up = INDEX[v.up]
         self.kitty_state = v.kitty_state
         self.hand = _mask(v.hand)
@@ -77,15 +80,61 @@ class Known:
         self.them = v.score[1 - me % 2]
         self.counts = tuple(v.counts)
         self.taken = (v.taken[me % 2], v.taken[1 - me % 2])
-        self.rules = {k: val == "on" for k, val in v.settings.items()}
+        self.rules = {k: val == "on" for k, val in v.settings.items() if k != "points"}
+        self.target = int(v.settings["points"])
         self.bids = tuple(
-            (b.seat, b.round, b.bid, None if b.suit is None else SUITS.index(b.suit), bool(b.alone))
+            (
+                b.seat,
+                b.round,
+                b.bid,
+                None if b.suit is None else TRUMPS.index(b.suit),
+                bool(b.alone),
+            )
             for b in v.bids
         )
         self.trick = tuple((p.seat, INDEX[p.card]) for p in v.trick)
         self.tricks = tuple(
             (t.leader, tuple((p.seat, INDEX[p.card]) for p in t.cards), t.winner) for t in v.tricks
         )
+
+    @classmethod
+    def at_bid(
+        cls,
+        me: int,
+        hand: int,
+        dealer: int,
+        up: int,
+        bids: tuple[tuple[int, int, BidKind, int | None, bool], ...],
+        score: tuple[int, int],
+        rules: dict[str, bool],
+        target: int,
+    ) -> Known:
+        """What `me` knew at its bid in a hand now scored (the bids' review,
+        domain/bid_review.py): its hand, the up card, the bids before its own and the score.
+        Nothing else of the hand enters; `can` is the caller's to give."""
+        k = cls.__new__(cls)
+        k.me, k.hand, k.dealer, k.up, k.bids, k.rules = me, hand, dealer, up, bids, rules
+        k.target = target
+        k.us, k.them = score[me % 2], score[1 - me % 2]
+        k.can = {}
+        k.trump = NO_TRUMP
+        k.kitty_state = "up" if all(b[1] == 1 for b in bids) else "down"
+        k.phase = "bid1" if k.kitty_state == "up" else "bid2"
+        k.maker = k.alone = k.defender = k.buried = None
+        k.sitting = ()
+        k.counts = (5, 5, 5, 5)
+        k.taken = (0, 0)
+        k.trick = k.tricks = ()
+        return k
+
+    @property
+    def to_go(self) -> int:
+        """Points this seat's team still needs to win the game (house rule `points`)."""
+        return self.target - self.us
+
+    @property
+    def they_to_go(self) -> int:
+        return self.target - self.them
 
     @property
     def partner(self) -> int:
@@ -119,3 +168,14 @@ class Known:
     def cards(self, kind: str) -> int:
         """The cards `can[kind]` offers (play or discard), as a mask."""
         return _mask(self.can[kind]["cards"])
+
+
+def _suits_only(can: dict[str, Any]) -> dict[str, Any]:
+    """The bots never call no trump (docs/bots.md "No trump"): their bidding weighs suits only,
+    so a no-trump call is left out of what they may call. A hand someone else played in no
+    trump they play like any other: `trump` is NO_TRUMP, where the card tables rank it."""
+    call = can.get("call")
+    if call is None:
+        return can
+    suits = [x for x in call["suits"] if x in SUITS]
+    return {**can, "call": {**call, "suits": suits}}

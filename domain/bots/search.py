@@ -28,7 +28,7 @@ from domain.bots.memory import Memory
 from domain.bots.sampling import Unseen
 from domain.bots.solver import Solver, runs
 from domain.cards import DECK
-from domain.scoring import TARGET, worth
+from domain.scoring import worth
 
 
 class Plan(NamedTuple):
@@ -43,20 +43,26 @@ def points_for(k: Known, maker_tricks: int) -> int:
     """What the hand is worth to this seat's team if the makers end with `maker_tricks`,
     capped at what either side needs to win the game."""
     return score_for(
-        k.us, k.them, k.ours(k.maker), k.alone is not None, k.defender is not None, maker_tricks
+        k.to_go,
+        k.they_to_go,
+        k.ours(k.maker),
+        k.alone is not None,
+        k.defender is not None,
+        maker_tricks,
     )
 
 
 def score_for(
-    us: int, them: int, we_make: bool, alone: bool, defended: bool, maker_tricks: int
+    to_go: int, they_to_go: int, we_make: bool, alone: bool, defended: bool, maker_tricks: int
 ) -> int:
-    """A hand's points to one team, `us` and `them` the score before it: won points count
-    only up to the game's end, where a made point at 9 is worth as much as a march."""
+    """A hand's points to one team, `to_go` and `they_to_go` what each side needs to win before
+    it: won points count only up to the game's end, where a made point one short of the target
+    is worth as much as a march."""
     makers_score, points, _ = worth(maker_tricks, alone, defended)
     pts = points if makers_score == we_make else -points
     if pts > 0:
-        return min(pts, max(1, TARGET - us))
-    return -min(-pts, max(1, TARGET - them))
+        return min(pts, max(1, to_go))
+    return -min(-pts, max(1, they_to_go))
 
 
 def decided(k: Known) -> bool:

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from domain.bots.strength import RANKED
 from domain.cards import cards_of
 
-# PLACE[t][card]: the card's place with trump t.
+# PLACE[t][card]: the card's place with trump t (NO_TRUMP too: no place is then trump).
 PLACE: tuple[tuple[int, ...], ...] = tuple(
     tuple(
         next(
@@ -33,7 +33,7 @@ PLACE: tuple[tuple[int, ...], ...] = tuple(
         )
         for c in range(24)
     )
-    for t in range(4)
+    for t in range(5)
 )
 # CHUNK[t][printed suit][six bits of that suit]: the same cards as places.
 CHUNK: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
@@ -43,7 +43,7 @@ CHUNK: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
         )
         for s in range(4)
     )
-    for t in range(4)
+    for t in range(5)
 )
 
 
@@ -77,7 +77,7 @@ def _power(x: int, led: int, trump: int) -> int:
 
 # POW[trump][led][place]: a card's strength in a trick led in suit `led`.
 POW: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
-    tuple(tuple(_power(x, led, t) for x in range(32)) for led in range(4)) for t in range(4)
+    tuple(tuple(_power(x, led, t) for x in range(32)) for led in range(4)) for t in range(5)
 )
 
 

@@ -1,7 +1,7 @@
 """Judging a hand: about how many tricks it takes with a given trump, and how many are sure.
 
 All on bit masks: `hand` is an int with one bit per card, `trump` a suit 0-3 (NO_TRUMP while
-bidding only where a table says so).
+bidding only where a table says so, and in a hand someone called in no trump).
 """
 
 from __future__ import annotations
@@ -20,9 +20,10 @@ def _ranked(t: int, s: int) -> tuple[int, ...]:
 RANKED: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
     tuple(_ranked(t, s) for s in range(4)) for t in range(5)
 )
-# TRUMP[t]: the seven trumps of suit t, right bower first.
+# TRUMP[t]: the seven trumps of suit t, right bower first. TRUMP_MASK[t]: them as a mask, and
+# none at all (0) in a hand played in no trump.
 TRUMP: tuple[tuple[int, ...], ...] = tuple(RANKED[t][t] for t in range(4))
-TRUMP_MASK: tuple[int, ...] = tuple(SUIT_MASK[t][t] for t in range(4))
+TRUMP_MASK: tuple[int, ...] = (*(SUIT_MASK[t][t] for t in range(4)), 0)
 
 # What each trump is worth in tricks, by POWER (9 T Q K A left right -> 100..106).
 TRUMP_WORTH = {106: 1.0, 105: 0.88, 104: 0.74, 103: 0.6, 102: 0.52, 101: 0.46, 100: 0.42}

@@ -5,11 +5,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, fields
+from operator import attrgetter
+from typing import Any, TypeVar
 
 import redis.asyncio as aioredis
-from litestar import Litestar
+from litestar import Litestar, Request
+from litestar.datastructures import State as AppState
+from litestar.di import Provide
 from litestar.openapi import OpenAPIConfig
 from sqlalchemy import make_url
 from sqlalchemy.exc import DBAPIError
@@ -17,7 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from domain.events import Event
 from domain.state import State
-from infra import collector, keyvalue
+from infra import collector, keyvalue, logs, tracing
 from infra.db import create_engine
 from infra.doorbell import Doorbell
 from infra.eventstore import EventStore
@@ -27,22 +31,26 @@ from infra.players import REVOKED, Players
 from infra.presence import CHANGED, Presence, announcer, namespace
 from infra.ratings import Ratings
 from infra.reviews import Reviews
-from infra.settings import RateLimits, StreamLimits
+from infra.settings import LOOPBACK, RateLimits, StreamLimits
 from infra.signing import Signer
 from infra.transparency import PublicLog
+from services.api.access import access_log
 from services.api.contract import SECURITY_SCHEMES, finish
 from services.api.decoding import MAX_BODY, StrictBody
 from services.api.edge import edge
 from services.api.event_schema import events_schema
 from services.api.headers import security_headers
 from services.api.heads import Heads
-from services.api.health import health, ready
+from services.api.health import health, live, ready
+from services.api.hints import HintsController
 from services.api.keys import KeysController
 from services.api.limits import Limiter
+from services.api.messages import catalogues, languages, messages
+from services.api.metrics import exposition
 from services.api.players import LeaderboardController, PlayersController
 from services.api.problems import EXCEPTION_HANDLERS
 from services.api.reviews import ReviewsController
-from services.api.room import RoomController
+from services.api.room import Room, RoomController
 from services.api.rules_page import rules
 from services.api.stream import KEEP_ALIVE, POLL, Feeds, StreamController
 from services.api.stream_limits import StreamGate
@@ -54,26 +62,49 @@ from services.use_cases import OnCommit, Tables
 
 LOBBY_POLL = 5.0
 LOBBY_GATHER = 0.5
+# Not traced: an event stream's request lasts as long as a page stays open, and health checks
+# come every few seconds from every probe.
+UNTRACED = [r"^/api/tables/[^/]+/events$", r"^/api/health"]
+T = TypeVar("T")
 
 
-@dataclass
+@dataclass(frozen=True, kw_only=True)
 class Services:
+    """What the lifespan builds once per process, handed to handlers as DEPENDENCIES."""
+
     engine: AsyncEngine
     store: EventStore
-    doorbell: Doorbell
-    tables: Tables
     players: Players
     lobby: Lobby
     feeds: Feeds
     redis: aioredis.Redis | None
-    presence: Presence | None
     replies: Replies
     broker_url: str | None
     ratings: Ratings
     reviews: Reviews
     signer: Signer
-    heads: Heads
     public_log: PublicLog
+    room: Room
+
+
+def _provided(pick: Callable[[Services], T]) -> Provide:
+    """A dependency read from what the lifespan built for this process."""
+
+    def provide(state: AppState) -> T:
+        return pick(state.services)
+
+    return Provide(provide, sync_to_thread=False)
+
+
+# What handlers and their dependencies may ask for by name, typed where they ask
+# (`players: NamedDependency[Players]`); none of them reads the app's state for it.
+DEPENDENCIES = {field.name: _provided(attrgetter(field.name)) for field in fields(Services)}
+
+
+def drain_streams(app: Litestar) -> None:
+    """End the app's event streams, each asking its client to come back: for a process
+    stopping (services/cli.py), outside any request, so with no dependency to be given."""
+    app.state.services.feeds.drain()
 
 
 async def _follow_lobby(lobby: Lobby, doorbell: Doorbell) -> None:
@@ -103,6 +134,7 @@ def create_app(
     signer: Signer | None = None,
     sign_heads: bool = True,
     stream_limits: StreamLimits = StreamLimits(),  # noqa: B008 (frozen)
+    metrics_allow: tuple[str, ...] | None = LOOPBACK,
 ) -> Litestar:
     """The API for the database at `database_url` (already migrated).
 
@@ -113,9 +145,11 @@ def create_app(
     a key in memory, published only while this process runs. `sign_heads` False leaves the
     views' heads unsigned (EUCHRE_SIGNED_HEADS=off, to measure what signing costs).
     `stream_limits`: how many event streams the process holds open, and for how long one
-    whose client stopped reading (services.api.stream_limits).
+    whose client stopped reading (services.api.stream_limits). `metrics_allow`: the networks
+    whose clients may read /metrics (services.api.metrics); None with metrics off.
     """
     signer = signer or Signer.ephemeral()
+    catalogues()  # the page's words in every language, read now: a broken catalogue stops the start
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
@@ -125,13 +159,19 @@ def create_app(
         store = await EventStore.open(database_url, size=20)
         redis = keyvalue.connect(redis_url) if redis_url else None
         app.state.secure_cookies = secure_cookies
+        app.state.metrics_allow = metrics_allow
         app.state.stream_gate = StreamGate(stream_limits)
+        players = Players(engine)
         if rate_limits is not None:
             prefix = f"euchre-limits:{make_url(database_url).database}"
-            app.state.limiter = Limiter(rate_limits, redis, redis_url, prefix)
-        players = Players(engine)
+            app.state.limiter = Limiter(rate_limits, redis, redis_url, prefix, players)
+
         # Feeds are made below, with the doorbell they listen to.
-        notices = {REVOKED: players.forget, CHANGED: lambda codes: feeds.presence_changed(codes)}
+        def revoked(digest: str | None) -> None:
+            players.forget(digest)
+            feeds.revoked(digest)
+
+        notices = {REVOKED: revoked, CHANGED: lambda codes: feeds.presence_changed(codes)}
         async with Doorbell(engine, notices=notices) as doorbell:
 
             async def committed(after: State, events: list[Event], made: float) -> None:
@@ -156,22 +196,19 @@ def create_app(
                 presence,
             )
             app.state.services = Services(
-                engine,
-                store,
-                doorbell,
-                tables,
-                players,
-                lobby,
-                feeds,
-                redis,
-                presence,
-                Replies(engine),
-                broker_url or redis_url,
-                Ratings(engine, store),
-                Reviews(engine, store),
-                signer,
-                heads,
-                PublicLog(engine, store),
+                engine=engine,
+                store=store,
+                players=players,
+                lobby=lobby,
+                feeds=feeds,
+                redis=redis,
+                replies=Replies(engine),
+                broker_url=broker_url or redis_url,
+                ratings=Ratings(engine, store),
+                reviews=Reviews(engine, store),
+                signer=signer,
+                public_log=PublicLog(engine, store),
+                room=Room(tables, heads, presence),
             )
             background = [asyncio.create_task(_follow_lobby(lobby, doorbell))]
             if presence is not None:
@@ -190,6 +227,8 @@ def create_app(
                 await engine.dispose()
 
     app = Litestar(
+        middleware=_tracing(),
+        before_request=_traced_request if tracing.on() else None,
         route_handlers=[
             PlayersController,
             LeaderboardController,
@@ -197,16 +236,24 @@ def create_app(
             ReviewsController,
             RoomController,
             TalkController,
+            HintsController,
             StreamController,
             health,
+            live,
             ready,
+            exposition,
             KeysController,
             TransparencyController,
             events_schema,
             rules,
+            languages,
+            messages,
             web,
         ],
+        dependencies=DEPENDENCIES,
         exception_handlers=EXCEPTION_HANDLERS,
+        # The process's logging is infra/logs.py's: litestar's own would replace its handler.
+        logging_config=None,
         lifespan=[lifespan],
         # Every body goes through one strict decoder; answers are encoded as their types say.
         dto=StrictBody,
@@ -222,5 +269,54 @@ def create_app(
         ),
     )
     finish(app)
-    app.asgi_handler = security_headers(edge(app.asgi_handler))
+    app.asgi_handler = access_log(security_headers(edge(app.asgi_handler)))
     return app
+
+
+def _tracing() -> list:
+    """litestar's OpenTelemetry middleware, when tracing is on (infra/tracing.py): a server
+    span for each request sampled, with none for each read and write of its body (a move would
+    make three). Given as a middleware, not as the plugin: the plugin makes its middleware of
+    litestar's own class whatever the config says, while litestar makes a plugin of a
+    middleware it finds of that class (or of a subclass, as here)."""
+    if not tracing.on():
+        return []
+    from litestar.plugins.opentelemetry import (
+        OpenTelemetryConfig,
+        OpenTelemetryInstrumentationMiddleware,
+    )
+
+    class SampledAtTheDoor(OpenTelemetryInstrumentationMiddleware):
+        """A request left out of the sample passes by the instrumentation untouched
+        (infra/tracing.py `sampled_request`), inside a trace left out."""
+
+        async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+            if tracing.sampled_request():
+                await super().__call__(scope, receive, send)
+                return
+            with tracing.unsampled():
+                await self.app(scope, receive, send)
+
+    config = OpenTelemetryConfig(
+        middleware_class=SampledAtTheDoor,
+        exclude=UNTRACED,
+        exclude_spans=["receive", "send"],
+        # Named by its route once routed (`_traced_request`): by its path, every table would
+        # name spans of its own.
+        scope_span_details_extractor=lambda scope: (str(scope.get("method", "HTTP")), {}),
+    )
+    return [config.middleware]
+
+
+async def _traced_request(request: Request) -> None:
+    """The request's span named by its route, and its trace id on the access line too (which
+    is written once the span has ended, infra/logs.py)."""
+    from opentelemetry import trace
+
+    span = trace.get_current_span()
+    if not span.is_recording():  # left out of the sample: no trace to name or point to
+        return
+    route: str = request.scope["path_template"]  # type: ignore[typeddict-item]
+    span.update_name(f"{request.method} {route}")
+    span.set_attribute("http.route", route)
+    logs.bind(trace_id=format(span.get_span_context().trace_id, "032x"))

@@ -13,8 +13,9 @@ from urllib.parse import urlsplit
 
 from litestar import Request
 from litestar.datastructures import Cookie
+from litestar.di import NamedDependency
 
-from infra.players import Player
+from infra.players import Banned, Player, Players, token_hash
 from services.api.problems import Problem
 
 COOKIE = "euchre_token"
@@ -96,11 +97,25 @@ def token(request: Request) -> str | None:
     return cookie or None
 
 
-async def optional_player(request: Request) -> Player | None:
+def token_digest(request: Request) -> str | None:
+    """The hash of the caller's token, as REVOKED names it, or None without one."""
+    found = token(request)
+    return None if found is None else token_hash(found)
+
+
+def banned(error: Banned) -> Problem:
+    """A banned player's refusal, naming the operator's reason."""
+    return Problem(403, f"you are banned from this site: {error.reason}", field="Authorization")
+
+
+async def optional_player(request: Request, players: NamedDependency[Players]) -> Player | None:
     found = token(request)
     if found is None:
         return None
-    player = await request.app.state.services.players.by_token(found)
+    try:
+        player = await players.by_token(found)
+    except Banned as error:
+        raise banned(error) from None
     if player is None:
         raise Problem(
             401,
@@ -111,8 +126,8 @@ async def optional_player(request: Request) -> Player | None:
     return player
 
 
-async def current_player(request: Request) -> Player:
-    player = await optional_player(request)
+async def current_player(request: Request, players: NamedDependency[Players]) -> Player:
+    player = await optional_player(request, players)
     if player is None:
         raise Problem(
             401,

@@ -12,9 +12,10 @@ import msgspec
 from litestar.params import Parameter
 
 from domain.cards import Code as CardCode
-from domain.cards import SuitCode
+from domain.cards import TrumpCode
 from domain.commands import MOVE_TYPES, Command
 from domain.events import Emoji, Level
+from domain.house_rules import Pace, Points, Toggle
 from domain.review import HandReview
 from domain.seat_view import View
 from domain.talk import MAX_TEXT
@@ -50,8 +51,6 @@ TableCode = Annotated[
 ]
 Seat = Annotated[int, msgspec.Meta(ge=0, le=3)]
 Seq = Annotated[int, msgspec.Meta(ge=0, description="the view's `seq` the move was decided on")]
-Toggle = Literal["on", "off"]
-Pace = Literal["brisk", "relaxed"]
 
 
 class NewPlayer(msgspec.Struct, forbid_unknown_fields=True):
@@ -72,11 +71,16 @@ class HouseRules(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True)
     defend_alone: Toggle | None = None
     farmers: Toggle | None = None
     canadian: Toggle | None = None
+    no_trump: Toggle | None = None
     bot_pace: Pace | None = None
     turn_limit: Toggle | None = None
     spectators: Toggle | None = None
+    points: Annotated[
+        Points | None,
+        msgspec.Meta(description="the score that wins the game: a number, 10 unless chosen"),
+    ] = None
 
-    def chosen(self) -> dict[str, str]:
+    def chosen(self) -> dict[str, str | int]:
         return msgspec.to_builtins(self)
 
 
@@ -168,6 +172,29 @@ def _move_body(tag: str, command: type[Command]) -> type[msgspec.Struct]:
 
 MOVE_BODIES = tuple(_move_body(tag, command) for tag, command in MOVE_TYPES.items())
 MoveBody = functools.reduce(operator.or_, MOVE_BODIES)
+_BODY_OF = {body.__struct_config__.tag: body for body in MOVE_BODIES}
+
+
+def move_body(move: Command) -> msgspec.Struct:
+    """A seat's move as the `moves` body that makes it: the command's fields less the seat."""
+    fields = {k: v for k, v in msgspec.structs.asdict(move).items() if k != "seat"}
+    return _BODY_OF[move.__struct_config__.tag](**fields)
+
+
+class HintView(msgspec.Struct):
+    """What the expert bot would do in the caller's seat, worked out from their seat's view
+    alone (the cards anyone else holds never enter), and why."""
+
+    seq: Annotated[int, msgspec.Meta(description="the table's seq with the hint logged")]
+    move: Annotated[
+        MoveBody,
+        msgspec.Meta(description="the expert's move, as `moves` takes it"),
+    ]
+    card: Annotated[
+        CardCode | None,
+        msgspec.Meta(description="the card that move plays or buries, if it is one"),
+    ]
+    words: Annotated[str, msgspec.Meta(description="why, in a player's words")]
 
 
 class Cards(msgspec.Struct, forbid_unknown_fields=True):
@@ -180,7 +207,10 @@ class CanOrder(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class CanCall(msgspec.Struct, forbid_unknown_fields=True):
-    suits: Annotated[list[SuitCode], msgspec.Meta(description="the suits you may call")]
+    suits: Annotated[
+        list[TrumpCode],
+        msgspec.Meta(description='the suits you may call; "N", no trump, when that rule is on'),
+    ]
     alone: bool
 
 
@@ -277,7 +307,8 @@ class Disconnection(msgspec.Struct, frozen=True, order=True):
 
 class Disconnected(msgspec.Struct, frozen=True):
     """Who is seated at the game under way, not covered by a bot, with no stream open on the
-    table; `grace`: the seconds a person has from their last stream's end."""
+    table and no request to it in the last 10 seconds; `grace`: the seconds a person has from
+    their last stream's end or request."""
 
     seats: list[Disconnection]
     grace: float
@@ -384,8 +415,10 @@ class SeatRating(msgspec.Struct):
         msgspec.Meta(
             description="rated; banned (rated as a bot played it out); left (rated as a loss); "
             "stalled (the game was ended for it: rated as a loss); covered (a bot played most "
-            "of the seat: the win isn't theirs, not rated); abandoned (a game another ended "
-            "by stalling: not rated); guest; bot"
+            "of the seat: the win isn't theirs, not rated); hinted (took a hint and won: the win "
+            "isn't theirs, not rated); abandoned (a game another ended "
+            "by stalling: not rated); short (a game to fewer than 10 points: not rated); "
+            "guest; bot"
         ),
     ]
     before: Annotated[RatingBody, msgspec.Meta(description="what the seat counted at")]
@@ -418,8 +451,9 @@ class TableRatings(msgspec.Struct):
 
 
 class TableReviews(msgspec.Struct):
-    """The table's scored hands reviewed card by card (docs/bots.md "The review after each
-    hand"). A worker reviews each hand a moment after it is scored: until it has, `hands`
+    """The table's scored hands reviewed card by card, with every hand open, and bid by bid,
+    over likely deals from what the bidder knew (docs/bots.md "The review after each hand").
+    A worker reviews each hand a moment after it is scored: until it has, `hands`
     holds fewer than `scored`, and asking again shortly finds it. No hand is here before its
     score is."""
 
@@ -453,11 +487,19 @@ class ShownView(SignedView, frozen=True, kw_only=True):
     change."""
 
     ratings: TableRatings | None = None
+    waited: Annotated[
+        float | None,
+        msgspec.Meta(
+            description="with the turn limit on, during a game: the seconds the decision under "
+            "way has waited so far, as the turn limit counts them (a page opened mid-decision "
+            "shows the time truly left); null otherwise"
+        ),
+    ] = None
 
 
 class Me(PlayerInfo):
     house_rules: Annotated[
-        dict[str, str] | None,
+        dict[str, str | int] | None,
         msgspec.Meta(description="a registered player's last table's house rules, for the next"),
     ] = None
 
@@ -499,3 +541,14 @@ class Ready(msgspec.Struct):
         msgspec.Meta(description="unready (with 503): this process can't reach its database"),
     ]
     database: str
+    missing: Annotated[
+        list[str],
+        msgspec.Meta(
+            description="what the service lacks that leaves this process ready all the same: "
+            "its Redis, or any bot worker alive (their tables wait; /api/health says more)"
+        ),
+    ] = []
+
+
+class Live(msgspec.Struct):
+    status: Annotated[Literal["live"], msgspec.Meta(description="this process answers")]

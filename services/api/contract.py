@@ -57,8 +57,9 @@ WHY = {
     503: "The database or broker is not answering; try again shortly.",
 }
 ALWAYS = (400, 500, 503)
-READ = (*ALWAYS, 401, 404, 422)
-WRITE = (*READ, 403, 409, 413, 415)
+# 403 on reads too: a player banned from the site is refused whatever they ask.
+READ = (*ALWAYS, 401, 403, 404, 422)
+WRITE = (*READ, 409, 413, 415)
 
 SECURITY_SCHEMES = Components(
     security_schemes={

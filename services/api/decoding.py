@@ -61,8 +61,10 @@ def _bad_string(value: str) -> bool:
 def _check_strings(value: Any, path: str = "") -> None:
     if isinstance(value, str):
         if _bad_string(value):
-            where = path or "the body"
-            raise Problem(422, f"{where} may not contain control characters", path or None)
+            whole = "the body may not contain control characters"
+            raise Problem(
+                422, f"{path} may not contain control characters" if path else whole, path or None
+            )
     elif isinstance(value, dict):
         for key, item in value.items():
             where = join_path(path, key)

@@ -20,7 +20,7 @@ import msgspec
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
 from services.api.media import unlabelled_body
-from services.api.problems import Problem
+from services.api.problems import Problem, said
 
 PROBE = "X-ALLOW-PROBE"  # no route serves it, so the router answers 405 with the full Allow
 
@@ -39,11 +39,15 @@ def _with_head(headers: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
     return out
 
 
-async def _refuse(send: Send, problem: Problem) -> None:
-    body = msgspec.json.encode(problem.body())
+async def _refuse(scope: Scope, send: Send, problem: Problem) -> None:
+    """The problem in the language the request asks for, as the app's own refusals are."""
+    accept = next((v for n, v in scope["headers"] if n.lower() == b"accept-language"), b"")
+    content, extra = said(problem, accept.decode("latin-1"))
+    body = msgspec.json.encode(content)
     headers = [
         (b"content-type", b"application/problem+json"),
         (b"content-length", b"%d" % len(body)),
+        *((name.lower().encode(), value.encode("latin-1")) for name, value in extra.items()),
     ]
     await send({"type": "http.response.start", "status": problem.status, "headers": headers})
     await send({"type": "http.response.body", "body": body, "more_body": False})
@@ -73,14 +77,14 @@ def edge(app: ASGIApp) -> ASGIApp:
             await app(scope, receive, send)
             return
         if _bad_path(scope["path"]):
-            await _refuse(send, Problem(400, "the path may not contain control characters"))
+            await _refuse(scope, send, Problem(400, "the path may not contain control characters"))
             return
         if scope["method"] == "OPTIONS":
             await _options(app, scope, receive, send)
             return
         unlabelled = unlabelled_body(scope)
         if unlabelled is not None:
-            await _refuse(send, unlabelled)
+            await _refuse(scope, send, unlabelled)
             return
         head = scope["method"] == "HEAD"
         if head:

@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Annotated
 
 import msgspec
-from litestar import Controller, Request, get
+from litestar import Controller, get
 from litestar.datastructures import CacheControlHeader
+from litestar.di import NamedDependency
 
-from infra.signing import PublicKey
+from infra.signing import PublicKey, Signer
 from services.api.contract import problems
 
 
@@ -33,7 +34,7 @@ class KeysController(Controller):
         # A rotation is seen within minutes; a verifier or cache needn't ask on every check.
         cache_control=CacheControlHeader(public=True, max_age=300),
     )
-    async def keys(self, request: Request) -> Keys:
+    async def keys(self, signer: NamedDependency[Signer]) -> Keys:
         """The Ed25519 public keys (RFC 8032, raw 32 bytes in lowercase hex) that the service's
         signatures verify under; no sign-in needed."""
-        return Keys(keys=request.app.state.services.signer.keys())
+        return Keys(keys=signer.keys())

@@ -26,6 +26,8 @@ from litestar.connection import ASGIConnection
 from litestar.handlers import BaseRouteHandler
 
 from infra import names
+from infra.fairness import seconds
+from infra.players import Players
 from infra.settings import RateLimits
 from services.api.auth import optional_player
 from services.api.problems import Problem
@@ -70,7 +72,9 @@ class Limiter:
         redis: aioredis.Redis | None,
         redis_url: str | None,
         prefix: str,
+        players: Players,
     ) -> None:
+        self.players = players  # who a request is, for the limits counted per player
         self._rules: dict[str, list[RateLimitItem]] = {
             rule: parse_many(text)
             for rule, text in msgspec.structs.asdict(limits).items()
@@ -102,7 +106,7 @@ class Limiter:
         what, field = WHAT[rule]
         return Problem(
             429,
-            f"too many {what} (at most {item}); try again in {wait} second{'s' * (wait > 1)}",
+            f"too many {what} (at most {item}); try again in {wait} {seconds(wait)}",
             field=field,
             headers={"Retry-After": str(wait)},
         )
@@ -114,13 +118,14 @@ async def _address(request: Request) -> str | None:
     return request.client.host if request.client else None
 
 
-async def _anonymous_address(request: Request) -> str | None:
+async def _anonymous_address(request: Request, players: Players) -> str | None:
     """The address of a caller not signed in: a signed-in one is counted as themselves."""
-    return None if await optional_player(request) is not None else await _address(request)
+    signed_in = await optional_player(request, players) is not None
+    return None if signed_in else await _address(request)
 
 
-async def _player(request: Request) -> str | None:
-    player = await optional_player(request)
+async def _player(request: Request, players: Players) -> str | None:
+    player = await optional_player(request, players)
     return None if player is None else player.id
 
 
@@ -137,9 +142,9 @@ async def _name(request: Request) -> str | None:
         return None
 
 
-_WHO: dict[str, Callable[[Request], Awaitable[str | None]]] = {
-    "name": _name,
-    "address": _address,
+_WHO: dict[str, Callable[[Request, Players], Awaitable[str | None]]] = {
+    "name": lambda request, _: _name(request),
+    "address": lambda request, _: _address(request),
     "anonymous_address": _anonymous_address,
     "player": _player,
 }
@@ -157,7 +162,7 @@ def limited(*rules: str) -> Callable[[ASGIConnection, BaseRouteHandler], Awaitab
             return
         counted = []
         for rule in rules:
-            who = await _WHO[rule.rpartition("_per_")[2]](connection)
+            who = await _WHO[rule.rpartition("_per_")[2]](connection, limiter.players)
             if who is not None:
                 counted.append((rule, who))
         await limiter.hit(counted)

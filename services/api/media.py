@@ -36,10 +36,10 @@ def unlabelled_body(scope: Scope) -> Problem | None:
     declared = first.get(b"content-type", b"").decode("latin-1")
     if declared.partition(";")[0].strip().lower() == JSON:
         return None
+    sent = f"this one is {declared}" if declared else "this one is not labelled"
     return Problem(
         415,
-        f"the body must be JSON, sent with 'Content-Type: {JSON}' "
-        f"(this one is {declared or 'not labelled'})",
+        f"the body must be JSON, sent with 'Content-Type: {JSON}' ({sent})",
         field="Content-Type",
         allowed=[JSON],
     )

@@ -12,11 +12,11 @@ from litestar.params import FromPath, JSONBody, Parameter
 from infra.fairness import Busy
 from infra.names import BadName
 from infra.passwords import WeakPassword
-from infra.players import BadLogin, NameTaken, Player
-from infra.ratings import Played
+from infra.players import BadLogin, Banned, NameTaken, Player, Players
+from infra.ratings import Played, Ratings
 from projections.ratings import NEW, Stats
 from services.api import auth
-from services.api.auth import current_player, token_cookie
+from services.api.auth import banned, current_player, token_cookie
 from services.api.bodies import (
     Leaderboard,
     Login,
@@ -68,14 +68,14 @@ class PlayersController(Controller):
         ),
         guards=[limited("sign_ups_per_address")],
     )
-    async def create(self, request: Request, data: JSONBody[NewPlayer]) -> Response[SignedIn]:
+    async def create(
+        self, request: Request, players: NamedDependency[Players], data: JSONBody[NewPlayer]
+    ) -> Response[SignedIn]:
         """A guest, or with a password a registered, unique name. The password is 8 to 200
         characters, of any kinds, and must not be easy to guess: common and breached passwords,
         and ones built on the name, are refused (422 saying how to pick a better one)."""
         try:
-            player, token = await request.app.state.services.players.create(
-                data.name, data.password, await _address(request)
-            )
+            player, token = await players.create(data.name, data.password, await _address(request))
         except BadName as error:
             raise Problem(422, f"name: {error}", field="name") from None
         except WeakPassword as error:
@@ -94,17 +94,29 @@ class PlayersController(Controller):
     @post(
         "/sessions",
         status_code=200,
-        responses=problems(*ALWAYS, *BODY, 401, why={401: "That name and password don't match."}),
+        responses=problems(
+            *ALWAYS,
+            *BODY,
+            401,
+            403,
+            why={
+                401: "That name and password don't match.",
+                403: "The player is banned from the site: `detail` says why.",
+            },
+        ),
         guards=[limited("sign_ins_per_address", "sign_ins_per_name")],
     )
-    async def sign_in(self, request: Request, data: JSONBody[Login]) -> Response[SignedIn]:
+    async def sign_in(
+        self, request: Request, players: NamedDependency[Players], data: JSONBody[Login]
+    ) -> Response[SignedIn]:
         """Sign in with a registered name's password. Password checks take turns by address:
         a few at once from one address (or for one name) at most, else 429 at once."""
-        players = request.app.state.services.players
         try:
             player, token = await players.login(data.name, data.password, await _address(request))
         except BadLogin:
             raise Problem(401, "that name and password don't match", field="password") from None
+        except Banned as error:
+            raise banned(error) from None
         except Busy as error:
             raise _busy(error) from None
         return _signed_in(request, player, token, 200)
@@ -125,14 +137,14 @@ class PlayersController(Controller):
             },
         ),
     )
-    async def sign_out(self, request: Request) -> None:
+    async def sign_out(self, request: Request, players: NamedDependency[Players]) -> None:
         """Forget this browser's sign-in: the token stops working and the cookie is cleared.
         Signed out already (or never signed in), it clears the cookie all the same.
 
         Annotated None so /schema says the 204 has no body; the Response carries the cookie."""
         token = auth.token(request)
         if token is not None:
-            await request.app.state.services.players.revoke(token)
+            await players.revoke(token)
         return Response(None, status_code=204, cookies=[auth.cleared_cookie(auth.secure(request))])
 
     @get(
@@ -141,27 +153,31 @@ class PlayersController(Controller):
         security=SIGNED_IN,
         responses=problems(*ALWAYS, 401),
     )
-    async def me(self, request: Request, player: NamedDependency[Player]) -> Me:
+    async def me(self, player: NamedDependency[Player], players: NamedDependency[Players]) -> Me:
         """Who the token (or the browser's cookie) belongs to: a page can't read its HttpOnly
         cookie, so this is how it learns whether it is still signed in, and as whom; and, for
         a registered player, the house rules their last table had, to open the next with."""
         rules = None
         if player.registered:
-            rules = await request.app.state.services.players.house_rules(player.id)
+            rules = await players.house_rules(player.id)
         return Me(player.id, player.name, player.registered, house_rules=rules)
 
     @get(
         "/players/{player_id:str}",
         responses=problems(*ALWAYS, 404, why={404: "No player has this id."}),
     )
-    async def show(self, request: Request, player_id: FromPath[str]) -> Profile:
+    async def show(
+        self,
+        player_id: FromPath[str],
+        players: NamedDependency[Players],
+        ratings: NamedDependency[Ratings],
+    ) -> Profile:
         """The player, with their rating and record as the ratings worker last wrote them
         (it follows the games won, usually well within a second)."""
-        services = request.app.state.services
-        player = await services.players.get(player_id)
+        player = await players.get(player_id)
         if player is None:
             raise Problem(404, f"there is no player {player_id}", field="id")
-        standing = await services.ratings.standing(player.id) if player.registered else None
+        standing = await ratings.standing(player.id) if player.registered else None
         rating = None
         if player.registered:
             rating = RatingBody.of(NEW if standing is None else standing.rating)
@@ -200,14 +216,14 @@ class LeaderboardController(Controller):
     @get("/", responses=problems(*ALWAYS, 422))
     async def leaderboard(
         self,
-        request: Request,
+        ratings: NamedDependency[Ratings],
         limit: Annotated[int, Parameter(ge=1, le=100, description="players per page")] = 20,
         offset: Annotated[
             int, Parameter(ge=0, le=1_000_000, description="the `next` of the page before")
         ] = 0,
     ) -> Leaderboard:
         """Registered players with at least five rated games, best displayed rating first."""
-        rows = await request.app.state.services.ratings.leaderboard(limit + 1, offset)
+        rows = await ratings.leaderboard(limit + 1, offset)
         more = len(rows) > limit
         ranked = [
             Ranked(

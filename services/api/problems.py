@@ -3,7 +3,8 @@ where it helps the `field` at fault and what is `allowed` there.
 
 One body shape (`ProblemBody`) for every status, so the OpenAPI document can name it once and
 clients parse errors one way. A failure nobody foresaw is logged under a request id that the
-answer names, so a report from a user leads straight to the traceback.
+answer names, so a report from a user leads straight to the traceback. The title and detail
+are said in the asker's language where the server has it (services/api/problem_words.py).
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from domain.errors import Conflict, IllegalMove, NotAllowed, NotYourTurn, Refused
+from infra import logs
+from services.api import problem_words
 from services.use_cases import NoSuchTable
 
 MEDIA_TYPE = "application/problem+json"
@@ -88,12 +91,35 @@ class Problem(Exception):
         )
 
 
-def problem_response(problem: Problem) -> Response:
+def said(problem: Problem, accept: str | None) -> tuple[ProblemBody, dict[str, str]]:
+    """The problem's body and headers in the language an Accept-Language of `accept` asks for,
+    saying which, and that the answer depends on it."""
+    body = problem.body()
+    headers = dict(problem.headers)
+    code = problem_words.language(accept)
+    body = msgspec.structs.replace(
+        body,
+        title=problem_words.translated(body.title, code),
+        detail=problem_words.translated(body.detail, code),
+    )
+    headers["Content-Language"] = code
+    vary = [v for v in (headers.get("Vary"), "Accept-Language") if v]
+    headers["Vary"] = ", ".join(vary)
+    return body, headers
+
+
+def problem_response(problem: Problem, request: Request | None = None) -> Response:
+    """The problem as an answer: in English, or in the language `request` asks for."""
+    body, headers = (
+        (problem.body(), problem.headers)
+        if request is None
+        else said(problem, request.headers.get("accept-language"))
+    )
     return Response(
-        content=msgspec.json.encode(problem.body()),
+        content=msgspec.json.encode(body),
         status_code=problem.status,
         media_type=MEDIA_TYPE,
-        headers=problem.headers,
+        headers=headers,
     )
 
 
@@ -106,43 +132,53 @@ def from_refusal(error: Refused) -> Problem:
 
 
 CLIENT_GONE = "client disconnected prematurely"  # what litestar says when the body is cut off
+# Said instead of litestar's own details, which only repeat the status ("Not Found").
+OWN_WORDS = {
+    404: "there is nothing at this address",
+    405: "this address doesn't take that method",
+    413: "the body is larger than this service accepts",
+}
 
 
-def _on_problem(_: Request, error: Problem) -> Response:
-    return problem_response(error)
+def _on_problem(request: Request, error: Problem) -> Response:
+    return problem_response(error, request)
 
 
-def _on_refused(_: Request, error: Refused) -> Response:
-    return problem_response(from_refusal(error))
+def _on_refused(request: Request, error: Refused) -> Response:
+    return problem_response(from_refusal(error), request)
 
 
-def _on_no_table(_: Request, error: NoSuchTable) -> Response:
-    return problem_response(Problem(404, f"there is no table {error.code}", field="code"))
+def _on_no_table(request: Request, error: NoSuchTable) -> Response:
+    detail = f"there is no table {error.code}"
+    return problem_response(Problem(404, detail, field="code"), request)
 
 
-def _on_validation(_: Request, error: ValidationException) -> Response:
+def _on_validation(request: Request, error: ValidationException) -> Response:
     """litestar's own checks of path and query parameters, named by field. Bodies are checked
     by `services.api.decoding`, so a complaint about `data` can only mean there was none."""
     extra = error.extra if isinstance(error.extra, list) else []
     first = extra[0] if extra else {}
     field = first.get("key") if isinstance(first, dict) else None
     if field == "data":
-        return problem_response(Problem(400, "the body is empty; send a JSON object"))
+        return problem_response(Problem(400, "the body is empty; send a JSON object"), request)
     message = first.get("message") if isinstance(first, dict) else None
+    if message:  # msgspec's words, begun in lower case as a body's refusal has them
+        message = f"{message[0].lower()}{message[1:]}"
     detail = f"{field}: {message}" if field and message else (message or error.detail)
-    return problem_response(Problem(422 if field else 400, detail, field=field))
+    return problem_response(Problem(422 if field else 400, detail, field=field), request)
 
 
 def _on_http(request: Request, error: HTTPException) -> Response:
     if error.detail == CLIENT_GONE:
         # Nobody is left to answer; nothing went wrong on our side.
         log.info("%s %s: %s", request.method, request.url.path, error.detail)
-        return problem_response(Problem(400, "the request ended before its body did"))
+        return problem_response(Problem(400, "the request ended before its body did"), request)
     if error.status_code >= 500:
         return _on_unexpected(request, error)
-    detail = "the body is larger than this service accepts" if error.status_code == 413 else None
+    detail = OWN_WORDS.get(error.status_code)
     return problem_response(
-        Problem(error.status_code, detail or error.detail, headers=dict(error.headers or {}))
+        Problem(error.status_code, detail or error.detail, headers=dict(error.headers or {})),
+        request,
     )
 
 
@@ -164,15 +200,15 @@ def _on_unexpected(request: Request, error: Exception) -> Response:
     if isinstance(error, UNAVAILABLE):
         log.warning("request failed, a backing service is down: %r", error)
         detail = "the service can't reach its database or broker just now; try again shortly"
-        return problem_response(Problem(503, detail, headers={"Retry-After": "5"}))
-    request_id = uuid.uuid4().hex
+        return problem_response(Problem(503, detail, headers={"Retry-After": "5"}), request)
+    # The access log's id for the request (services/api/access.py), which the answer's
+    # X-Request-ID carries: the one a player quotes is the one in the logs.
+    request_id = logs.bound().get("request_id") or uuid.uuid4().hex
     log.error(
         "request %s failed: %s %s", request_id, request.method, request.url.path, exc_info=error
     )
     detail = f"something went wrong on our side; quote request id {request_id} when reporting it"
-    return problem_response(
-        Problem(500, detail, headers={"X-Request-ID": request_id}, request_id=request_id)
-    )
+    return problem_response(Problem(500, detail, request_id=request_id), request)
 
 
 EXCEPTION_HANDLERS = {

@@ -111,8 +111,9 @@ def refusal(error: msgspec.ValidationError, kind: Any, data: Any) -> Problem:
     elif unknown:
         detail = f"there is no field {field}"
     else:
-        detail = f"{field or 'the body'}: {message[0].lower()}{message[1:]}"
+        said = f"{message[0].lower()}{message[1:]}"
+        detail = f"{field}: {said}" if field else f"the body: {said}"
     if allowed:
         shown = (v if isinstance(v, str) else msgspec.json.encode(v).decode() for v in allowed)
-        detail += f"; allowed: {', '.join(shown)}"
+        detail = f"{detail}; allowed: {', '.join(shown)}"
     return Problem(422, detail, field=field or None, allowed=allowed)

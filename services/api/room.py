@@ -4,10 +4,11 @@ seat if they were away."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated
 
 import msgspec
-from litestar import Controller, Request, get, post
+from litestar import Controller, get, post
 from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath, JSONBody
 
@@ -17,9 +18,11 @@ from domain.errors import Conflict
 from domain.room import may_watch
 from domain.state import State
 from infra.players import Player
+from infra.presence import Presence
 from services.api.auth import current_player, optional_player
 from services.api.bodies import Code, SignedView, table_code
 from services.api.contract import OPTIONAL, READ, SIGNED_IN, WRITE, problems
+from services.api.heads import Heads
 from services.api.limits import limited
 from services.use_cases import Tables
 
@@ -53,54 +56,61 @@ class Partner(msgspec.Struct, forbid_unknown_fields=True):
     seat: Annotated[int, msgspec.Meta(ge=0, le=3)]
 
 
-def tables_of(request: Request) -> Tables:
-    return request.app.state.services.tables
+class Room:
+    """The tables as the room answers for them: who may watch, who is present, and each
+    caller's own view with its signed head."""
 
+    def __init__(self, tables: Tables, heads: Heads, presence: Presence | None) -> None:
+        self.tables = tables
+        self.heads = heads
+        self.presence = presence
 
-async def present(request: Request, code: str, player: Player | None) -> None:
-    presence = request.app.state.services.presence
-    if player is not None and presence is not None:
-        await presence.seen(code, player.id)
+    async def present(self, code: str, player: Player | None) -> None:
+        if player is not None and self.presence is not None:
+            await self.presence.seen(code, player.id)
 
-
-async def watched(request: Request, code: str, player: Player | None) -> State:
-    """The table, for whoever may watch it (a private table is its players' alone)."""
-    state = await tables_of(request).load(code)
-    may_watch(state, None if player is None else player.id)
-    return state
-
-
-async def arrive(request: Request, code: str, player: Player | None) -> State:
-    """The table as `player` opens it: refused if they may not watch it; otherwise they are
-    present, and if a bot covered their seat while they were gone, it is theirs again."""
-    tables = tables_of(request)
-    state = await watched(request, code, player)
-    await present(request, code, player)
-    n = None if player is None else state.seat_of(player.id)
-    if n is None or player is None:
+    async def watched(self, code: str, player: Player | None) -> State:
+        """The table, for whoever may watch it (a private table is its players' alone)."""
+        state = await self.tables.load(code)
+        may_watch(state, None if player is None else player.id)
         return state
-    seat = state.seats[n]
-    if state.status != "playing" or not seat.away or seat.left:
-        return state
-    try:
-        return await tables.execute(code, cmd.ComeBack(player=player.id))
-    except Conflict:  # back already, by another request of theirs
-        return await tables.load(code)
 
+    async def arrive(self, code: str, player: Player | None) -> State:
+        """The table as `player` opens it: refused if they may not watch it; otherwise they
+        are present, and if a bot covered their seat while they were gone, it is theirs
+        again."""
+        state = await self.watched(code, player)
+        await self.present(code, player)
+        n = None if player is None else state.seat_of(player.id)
+        if n is None or player is None:
+            return state
+        seat = state.seats[n]
+        if state.status != "playing" or not seat.away or seat.left:
+            return state
+        try:
+            return await self.tables.execute(code, cmd.ComeBack(player=player.id))
+        except Conflict:  # back already, by another request of theirs
+            return await self.tables.load(code)
 
-async def seat_view(request: Request, state: State, player: Player | None) -> SignedView:
-    """The caller's view: their seat's if they sit at the table, a spectator's otherwise;
-    with its signed head, read from the log where the state doesn't know it."""
-    seat = None if player is None else state.seat_of(player.id)
-    heads = request.app.state.services.heads
-    made = heads.of(state)
-    if made is None:
-        state = await tables_of(request).headed(state)
-        made = heads.of(state)
-    fields = msgspec.structs.asdict(view(state, seat))
-    if made is None:
-        return SignedView(**fields)
-    return SignedView(**fields, head=made[0], signed_head=made[1])
+    async def act(
+        self, code: str, command: cmd.Command | Sequence[cmd.Command], player: Player | None
+    ) -> SignedView:
+        """`command` (or commands, in one append) carried out at the table, answered with the
+        caller's view of the result."""
+        return await self.seat_view(await self.tables.execute(code, command), player)
+
+    async def seat_view(self, state: State, player: Player | None) -> SignedView:
+        """The caller's view: their seat's if they sit at the table, a spectator's otherwise;
+        with its signed head, read from the log where the state doesn't know it."""
+        seat = None if player is None else state.seat_of(player.id)
+        made = self.heads.of(state)
+        if made is None:
+            state = await self.tables.headed(state)
+            made = self.heads.of(state)
+        fields = msgspec.structs.asdict(view(state, seat))
+        if made is None:
+            return SignedView(**fields)
+        return SignedView(**fields, head=made[0], signed_head=made[1])
 
 
 class RoomController(Controller):
@@ -115,14 +125,16 @@ class RoomController(Controller):
         responses=problems(*READ, 403, why={403: UNSEEN, 404: NO_TABLE}),
     )
     async def spectators(
-        self, request: Request, code: FromPath[Code], player: NamedDependency[Player | None]
+        self,
+        code: FromPath[Code],
+        player: NamedDependency[Player | None],
+        room: NamedDependency[Room],
     ) -> Spectators:
         """Who watches without a seat, on every API process: how many, and for the host,
         the names of those signed in."""
         code = table_code(code)
-        state = await watched(request, code, player)
-        presence = request.app.state.services.presence
-        watching = [] if presence is None else await presence.watchers(code)
+        state = await room.watched(code, player)
+        watching = [] if room.presence is None else await room.presence.watchers(code)
         outside = [(w, name) for w, name in watching if state.seat_of(w) is None]
         host = player is not None and player.id == state.host
         names = [name for _, name in outside if name is not None] if host else None
@@ -144,13 +156,11 @@ class RoomController(Controller):
         guards=[HOST_LIMIT],
     )
     async def lock(
-        self, request: Request, code: FromPath[Code], player: NamedDependency[Player]
+        self, code: FromPath[Code], player: NamedDependency[Player], room: NamedDependency[Room]
     ) -> SignedView:
         """Host only: nobody new may sit down; people with a seat may still come back."""
         command = cmd.LockTable(player=player.id)
-        return await seat_view(
-            request, await tables_of(request).execute(table_code(code), command), player
-        )
+        return await room.act(table_code(code), command, player)
 
     @post(
         "/{code:str}/unlock",
@@ -168,13 +178,11 @@ class RoomController(Controller):
         guards=[HOST_LIMIT],
     )
     async def unlock(
-        self, request: Request, code: FromPath[Code], player: NamedDependency[Player]
+        self, code: FromPath[Code], player: NamedDependency[Player], room: NamedDependency[Room]
     ) -> SignedView:
         """Host only: anyone may sit down again."""
         command = cmd.UnlockTable(player=player.id)
-        return await seat_view(
-            request, await tables_of(request).execute(table_code(code), command), player
-        )
+        return await room.act(table_code(code), command, player)
 
     @post(
         "/{code:str}/bans",
@@ -193,16 +201,14 @@ class RoomController(Controller):
     )
     async def ban(
         self,
-        request: Request,
         code: FromPath[Code],
         player: NamedDependency[Player],
+        room: NamedDependency[Room],
         data: JSONBody[Ban],
     ) -> SignedView:
         """Host only: `player` loses any seat to a bot and may neither sit nor watch again."""
         command = cmd.BanPlayer(player=player.id, banned=data.player)
-        return await seat_view(
-            request, await tables_of(request).execute(table_code(code), command), player
-        )
+        return await room.act(table_code(code), command, player)
 
     @post(
         "/{code:str}/partners",
@@ -222,14 +228,12 @@ class RoomController(Controller):
     )
     async def partners(
         self,
-        request: Request,
         code: FromPath[Code],
         player: NamedDependency[Player],
+        room: NamedDependency[Room],
         data: JSONBody[Partner],
     ) -> SignedView:
         """Host only, before the start: whoever sits in `seat` becomes the host's partner,
         changing places with whoever sits across from the host."""
         command = cmd.ChoosePartner(player=player.id, seat=data.seat)
-        return await seat_view(
-            request, await tables_of(request).execute(table_code(code), command), player
-        )
+        return await room.act(table_code(code), command, player)

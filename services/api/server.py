@@ -18,7 +18,7 @@ check failed for everyone. The protocol here is uvicorn's httptools one with:
 - a cap on open connections per client address (nginx's limit_conn): one more is answered 429
   and closed at once, so one address can't hold the process's file descriptors;
 - a cap in all (HAProxy's maxconn), below the file-descriptor limit (raised to its hard limit
-  at start, so the cap is what binds): a new connection past it closes the oldest one still
+  at start, so the cap is what binds): a new connection past it resets the oldest one still
   sending its headers, else the oldest idle keep-alive, so an attacker spread over many
   addresses can't lock a well-behaved newcomer out; only when every connection is serving a
   request (a stream, say) is the newcomer answered 503.
@@ -33,10 +33,14 @@ rate limits count.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import enum
 import ipaddress
 import logging
 import resource
+import socket
+import struct
+from collections import OrderedDict
 from typing import Any, ClassVar
 
 import msgspec
@@ -49,9 +53,18 @@ from services.api.problems import MEDIA_TYPE, Problem
 log = logging.getLogger(__name__)
 
 HEAD_BYTES = 32 * 1024
+DRAIN_SECONDS = 10  # the most a stopping API process takes (docs/operations.md "Stopping")
 # Descriptors kept for what isn't a client: the database and Redis pools, the listening socket,
 # log files, the bots' broker.
 RESERVED_FDS = 256
+LINGER_NOT = struct.pack("ii", 1, 0)  # SO_LINGER on, 0 s: close() resets
+# A stream's connection lost without a close is closed within 2 x LOST_AFTER s of the loss
+# (docs/euchre.md "Away and back" promises 15; then the 20 s grace runs): within LOST_AFTER of
+# the first frame or probe that goes unanswered, and a probe follows LOST_IDLE s of silence.
+STREAM_PATH_END = "/events"
+LOST_IDLE = 3
+LOST_PROBE_EVERY = 1
+LOST_AFTER = 6
 
 
 def _answer(status: str, problem: Problem, *extra: bytes) -> bytes:
@@ -116,8 +129,10 @@ class Ledger:
         self.trusted = [ipaddress.ip_network(n) for n in settings.trusted_proxies]
         self.open: set[EdgeProtocol] = set()
         self.by_address: dict[str, int] = {}
-        self.heading: dict[EdgeProtocol, None] = {}
-        self.idle: dict[EdgeProtocol, None] = {}
+        # OrderedDicts, not dicts: finding a dict's first key walks past every slot deleted
+        # before it, and under churn the oldest are deleted at the front all the time.
+        self.heading: OrderedDict[EdgeProtocol, None] = OrderedDict()
+        self.idle: OrderedDict[EdgeProtocol, None] = OrderedDict()
 
     def _trusted(self, address: str) -> bool:
         try:
@@ -219,7 +234,27 @@ class EdgeProtocol(HttpToolsProtocol):
     def on_headers_complete(self) -> None:
         self.began = None
         super().on_headers_complete()
+        if self.scope["path"].endswith(STREAM_PATH_END):
+            self.watch_for_loss()
         self.enter(Phase.BODY)
+
+    def watch_for_loss(self) -> None:
+        """Close this connection soon after its client is lost without a word: a stream is
+        how a player is seen at the table, and one whose network went (a phone out of range, a
+        laptop shut) sends no FIN, so without this the stream stays open for the kernel's 15
+        minutes of retransmissions and nobody is shown disconnected. The kernel probes after
+        `LOST_IDLE` s of silence from the client, and closes the connection once anything it
+        sent (probe, frame or keep-alive) has gone `LOST_AFTER` s unacknowledged; a client
+        that is there answers the probes in its kernel, unseen by the app. (Six seconds of a
+        network's silence is long: a phone that comes back later reconnects, as on a reload.)"""
+        sock = self.transport.get_extra_info("socket")
+        if sock is None:
+            return
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE, LOST_IDLE)
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPINTVL, LOST_PROBE_EVERY)
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT, LOST_AFTER * 1000)
 
     def on_message_complete(self) -> None:
         super().on_message_complete()
@@ -269,7 +304,7 @@ class EdgeProtocol(HttpToolsProtocol):
         if self.transport.is_closing():
             return
         if self.phase is Phase.HEAD and self.began is None:  # not a byte of a request yet
-            self.close()
+            self.reset()
         elif self.phase in (Phase.HEAD, Phase.BODY):
             self.refuse(408)
 
@@ -280,13 +315,26 @@ class EdgeProtocol(HttpToolsProtocol):
         self.close()
 
     def evict(self) -> None:
-        self.close()
+        self.reset()
 
     def close(self) -> None:
         self.ledger.drop(self)
         self.stop_timer()
         self._unset_keepalive_if_required()
         self.transport.close()
+
+    def reset(self) -> None:
+        """Close with nothing to say, by a reset rather than the FIN handshake (nginx's
+        reset_timedout_connection): no TIME_WAIT is left behind for each connection a slow client
+        wasted, and the kernel does a third of the work."""
+        sock = self.transport.get_extra_info("socket")
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, LINGER_NOT)
+        self.ledger.drop(self)
+        self.stop_timer()
+        self._unset_keepalive_if_required()
+        self.transport.abort()
 
 
 def _open_files() -> int:
@@ -333,10 +381,17 @@ def config(app: Any, settings: Settings) -> uvicorn.Config:
     trusted = list(settings.trusted_proxies)
     return uvicorn.Config(
         app,
-        log_level="warning",
+        # Logging is infra/logs.py's, the access log services/api/access.py's: uvicorn's own
+        # configuration would give its loggers handlers and formats of their own.
+        log_config=None,
+        log_level=None,
+        access_log=False,
         http=protocol(settings),
         ws="none",
         timeout_keep_alive=settings.keep_alive_timeout,  # type: ignore[arg-type]
+        # Stopping: streams end at once (Feeds.drain) and requests under way finish; whatever
+        # is left after this long is cut off, so a deploy never waits on a stuck request.
+        timeout_graceful_shutdown=DRAIN_SECONDS,
         proxy_headers=bool(trusted),
         forwarded_allow_ips=trusted or None,
     )

@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import logging
 import math
+import time
 from collections import deque
 from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass
@@ -35,6 +36,7 @@ from domain.events import Event
 from domain.seat_view import table_json, view_json
 from domain.state import State
 from domain.talk import SAID
+from infra import metrics
 from infra.doorbell import Carried, Doorbell, Wake
 from infra.players import Player
 from infra.presence import Presence
@@ -42,12 +44,12 @@ from infra.settings import StreamLimits
 from projections import talk
 from projections.replay import headed, heads_after, stable_after
 from projections.talk import ChatLine, Said, shown
-from services.api.auth import optional_player
+from services.api.auth import optional_player, token_digest
 from services.api.bodies import Disconnected, Disconnection, table_code
 from services.api.contract import OPTIONAL, READ, problems
 from services.api.heads import Heads
 from services.api.limits import _address, limited
-from services.api.room import arrive
+from services.api.room import Room
 from services.api.stream_limits import StreamGate, Ticket
 from services.use_cases import Tables
 
@@ -67,11 +69,21 @@ TALK_KEPT = 200  # lines of talk a resumed stream is sent at most: as many as th
 # Watchers handed an item in one turn of the loop. Each then writes its frame (a send each,
 # about 25 us): 200 spectators handed one move at once held every other request back 5 ms.
 SHARE = 32
+# How a feed learnt of a move, for the move-to-view latency: from this process's own commit,
+# from a ring that carried it, or from reading the log (a ring without it, or a poll).
+VIA = {
+    via: metrics.Gathered(metrics.move_to_view.labels(via)) for via in ("commit", "ring", "read")
+}
 
 
 log = logging.getLogger(__name__)
+FRESH = metrics.streams_opened.labels("fresh")
+RESUMED = metrics.streams_opened.labels("resumed")
 _encode = msgspec.json.Encoder().encode
 KEEP_ALIVE_FRAME = b": keep-alive\r\n\r\n"
+# A process shutting down ends its streams with this (`Feeds.drain`): come back in a second,
+# to whichever process takes the connection, and resume with Last-Event-ID as after any drop.
+PARTING = b"retry: 1000\r\n\r\n"
 HEADERS = {"Cache-Control": "no-cache", "Connection": "keep-alive", "X-Accel-Buffering": "no"}
 
 
@@ -128,6 +140,7 @@ class Watcher:
         self.writing = True  # out of `next`: sending what it took (or its first frames)
         self.stuck = 0  # the feed's nudges since it last came back for an item
         self.task: asyncio.Task[Any] | None = None  # what sends this stream, to end it
+        self.token: str | None = None  # the hash of the token it was opened with, if any
 
     def offer(self, item: Item, newest: State | None = None) -> None:
         """`newest`: the table after `item`, where that is not `item` itself."""
@@ -148,6 +161,13 @@ class Watcher:
         self.quiet = True
         if self.writing:
             self.stuck += 1
+
+    def part(self) -> None:
+        """End the stream after what it is sending now, asking its client to come back: what it
+        had yet to send the client gets on resuming, as the table is by then."""
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.queue.put_nowait(Notice(PARTING))
 
     def drop(self) -> None:
         """End the stream where its write waits; its places and presence go with it."""
@@ -200,6 +220,8 @@ class Feed:
         self.presence_due = True  # presence changed since the feed last read it
         self.gone: list[Disconnection] = []  # as last sent
         self._views: dict[int, dict[int | None, bytes]] = {}  # `view_json` by seq, then seat
+        # By seq, when each recent state was committed (time.time()) and how the feed heard.
+        self.committed_at: dict[int, tuple[float, Any]] = {}
         self._handing: deque[tuple[Item, State | None]] = deque()  # shown, not yet handed out
         self._hander: asyncio.Task[None] | None = None
 
@@ -229,7 +251,10 @@ class Feed:
                     # `committed` may have moved the feed on while the read was under way.
                     records = [r for r in records if r.seq > self.state.seq]
                     # A batch always ends at a stable state, so the last one is the table now.
-                    self._show(shown(records, self.state))
+                    # Its commit's time is the log's (the database's clock): a ring lost and
+                    # made up for by a poll counts the poll's wait.
+                    at = records[-1].at.timestamp() if records else 0.0
+                    self._show(shown(records, self.state), at, VIA["read"])
                     tables.remember(self.state)
                 if self.presence_due and presence is not None:
                     self.presence_due = False
@@ -299,30 +324,51 @@ class Feed:
         # Each state shown goes with the hash its view's head is signed over: linked here from
         # the feed's own head, and checked against the one the log gave the last event.
         hashes = heads_after(self.state, events)
-        if hashes is None or hashes[-1] != after.head[1]:
+        if hashes is None:
+            return
+        if hashes[-1] != after.head[1]:
+            # The chain this feed links from its head and the one the log gave the append
+            # disagree: the read after the ring shows what the log holds, but one of the two
+            # is wrong, and an operator should hear of it.
+            log.error("the hash chain of %s disagrees with the log at %d", self.code, after.seq)
+            metrics.chain_failures.labels("feed").inc()
             return
         # A command's events end at a stable state, `after`: shown as it is, shared with the
         # table's cache. Only the states before it are folded again, to find any stable one
         # among them; most moves are one event, and fold nothing twice.
         *before, _ = events
-        self._show((s, None) for s in [*stable_after(before, self.state, hashes), after])
+        self._show(
+            ((s, None) for s in [*stable_after(before, self.state, hashes), after]),
+            time.time(),
+            VIA["commit"],
+        )
 
     def _follow(self, carried: list[Carried]) -> None:
         """Show the events rings carried from another process's appends, as far as they follow
-        on from the feed. Talk stops it, as in `committed`; a gap too, left to the read."""
+        on from the feed. Talk stops it, as in `committed`; a gap too, left to the read. The
+        ring comes right after the commit: its arrival stands for the commit's time."""
+        now = time.time()
         for first, runs in carried:
             logged = _decode_runs(runs)[self.state.seq + 1 - first :]
             new = [to_event(type_, data) for type_, data, _ in logged]
             if first > self.state.seq + 1 or _talk(new):
                 return
             hashes = [hash_ for _, _, hash_ in logged]
-            self._show((s, None) for s in stable_after(new, self.state, hashes))
+            states = ((s, None) for s in stable_after(new, self.state, hashes))
+            self._show(states, now, VIA["ring"])
 
-    def _show(self, items: Iterable[tuple[State, Said | None]]) -> None:
+    def _show(self, items: Iterable[tuple[State, Said | None]], at: float, via: Any) -> None:
+        """`at`: when the items were committed (time.time()); `via`: how the feed heard."""
         for state, said in items:
             item: Logged = state if said is None else Line.of(said, state, self.heads)
             self.recent.append(item)
-            if len(self._tables) > 2 * RECENT:  # now and then, not at every item
+            if said is None:
+                self.committed_at[state.seq] = (at, via)
+            if len(self.committed_at) > 2 * RECENT:  # now and then, not at every item
+                oldest = self.recent[0].seq
+                for seq in [seq for seq in self.committed_at if seq < oldest]:
+                    del self.committed_at[seq]
+            if len(self._tables) > 2 * RECENT:
                 oldest = self.recent[0].seq
                 for seq in [seq for seq in self._tables if seq < oldest]:
                     del self._tables[seq]
@@ -395,6 +441,7 @@ class Feeds:
         self._doorbell = doorbell
         self._poll = poll
         self._feeds: dict[str, Feed] = {}
+        self.draining = False
         # One clock for every feed's waits. A timer for each wait (`asyncio.timeout`) cost a
         # timer, a context and a handle at every move of every table: 2.8% of the API's CPU at
         # 500 tables (docs/scaling.md).
@@ -422,6 +469,28 @@ class Feeds:
             feed = self._feeds.get(code)
             if feed is not None:
                 feed.presence_changed()
+
+    def drain(self) -> None:
+        """The process is shutting down: every stream ends, asking its client to come back in a
+        second (to another process: this one no longer listens), and one opened from now on
+        ends as soon as it has sent the table as it is. Without it a shutdown waited for every
+        watcher to close its page."""
+        self.draining = True
+        for feed in self._feeds.values():
+            for watcher in feed.watchers:
+                watcher.part()
+
+    def revoked(self, digest: str | None) -> None:
+        """A token was revoked, or its player banned (infra/players.py REVOKED): the streams
+        it opened here end, asking their clients to come back, which the token no longer
+        lets them do. None (notices maybe missed) ends none: a stream is no request, and
+        the next one its client makes is checked anew."""
+        if digest is None:
+            return
+        for feed in self._feeds.values():
+            for watcher in feed.watchers:
+                if watcher.token == digest:
+                    watcher.part()
 
     def watching(self, code: str) -> int:
         """How many streams in this process watch `code` now."""
@@ -513,40 +582,56 @@ def last_event_id(raw: str | None) -> int | None:
     return int(raw)
 
 
+@dataclass(frozen=True, slots=True)
+class Watching:
+    """What one stream reads from: the room, this process's feeds, and the caller's token
+    (as REVOKED names it), by which a revoked sign-in ends the stream."""
+
+    room: Room
+    feeds: Feeds
+    token: str | None
+
+
 async def _events(
-    request: Request, code: str, player: Player | None, last_id: int | None, ticket: Ticket
+    watching: Watching, code: str, player: Player | None, last_id: int | None, ticket: Ticket
 ) -> AsyncIterator[bytes]:
-    services = request.app.state.services
+    presence = watching.room.presence
+    metrics.streams_open.inc()
     try:
         async with contextlib.AsyncExitStack() as stack:
-            if services.presence is not None:
+            if presence is not None:
                 who = (None, None) if player is None else (player.id, player.name)
-                await stack.enter_async_context(services.presence.watching(code, *who))
-            async for message in _watch(request, code, player, last_id, ticket):
+                await stack.enter_async_context(presence.watching(code, *who))
+            async for message in _watch(watching, code, player, last_id, ticket):
                 yield message
     finally:
+        metrics.streams_open.dec()
         ticket.release()
 
 
 async def _watch(
-    request: Request, code: str, player: Player | None, last_id: int | None, ticket: Ticket
+    watching: Watching, code: str, player: Player | None, last_id: int | None, ticket: Ticket
 ) -> AsyncIterator[bytes]:
-    services = request.app.state.services
-    async with services.feeds.subscribe(code) as (feed, watcher):
+    room, feeds = watching.room, watching.feeds
+    async with feeds.subscribe(code) as (feed, watcher):
         watcher.task = asyncio.current_task()
+        watcher.token = watching.token
         current = feed.state
         if last_id is not None and last_id > current.seq:
             # Seen through another process, perhaps, whose feed is ahead of ours.
-            current = await services.tables.load(code)
+            current = await room.tables.load(code)
         sent: list[Item]
         if last_id is None or last_id > current.seq:
             sent = [current]  # a fresh stream, or an id from the future (a reset server, say)
+            FRESH.inc()
         elif last_id == current.seq:
             sent = []
+            RESUMED.inc()
         else:
+            RESUMED.inc()
             # Resumed: the talk it missed, then the table as it is now; never the states
             # between, each a whole view of the table the last one makes old.
-            talk = await _talk_since(services.tables, services.heads, feed, code, last_id, current)
+            talk = await _talk_since(room.tables, room.heads, feed, code, last_id, current)
             sent = [*talk, current]
         first = [_message(feed, item, player) for item in sent]
         if feed.presence is not None and feed.gone:
@@ -554,6 +639,9 @@ async def _watch(
         ticket.opened()
         for message in first:
             yield message
+        if feeds.draining:
+            yield PARTING
+            return
         seq = current.seq
         while True:
             item = await watcher.next()
@@ -562,6 +650,8 @@ async def _watch(
                 continue
             if isinstance(item, Notice):
                 yield item.frame
+                if item.frame is PARTING:
+                    return
                 continue
             if item.seq > seq:
                 seq = item.seq
@@ -570,6 +660,11 @@ async def _watch(
                     yield frame("banned", b'{"detail": "you were banned from this table"}')
                     return
                 yield _message(feed, item, player)
+                # Back here once the frame is sent. Talk is left out: it makes no new view.
+                committed = feed.committed_at.get(seq) if isinstance(item, State) else None
+                if committed is not None:
+                    at, via = committed
+                    via.observe(max(0.0, time.time() - at))
 
 
 class StreamController(Controller):
@@ -585,7 +680,12 @@ class StreamController(Controller):
         responses=problems(*READ, 403, 429),
     )
     async def events(
-        self, request: Request, code: FromPath[str], player: NamedDependency[Player | None]
+        self,
+        request: Request,
+        code: FromPath[str],
+        player: NamedDependency[Player | None],
+        room: NamedDependency[Room],
+        feeds: NamedDependency[Feeds],
     ) -> Stream:
         """`event: view` with `id: <seq>` at once and after every change, and `event: chat`
         or `event: reaction` for each line of talk (`seq`, `player`, `name`, `seat`, `text`
@@ -603,13 +703,13 @@ class StreamController(Controller):
             await ticket.wait_turn()  # its turn ends with its first frames (_watch)
             # 404, or 403 for who may not watch, before the stream opens; a person back from
             # away is back from here.
-            await arrive(request, code, player)
+            await room.arrive(code, player)
         except BaseException:
             ticket.release()
             raise
         last_id = last_event_id(request.headers.get("last-event-id"))
         return Stream(
-            _events(request, code, player, last_id, ticket),
+            _events(Watching(room, feeds, token_digest(request)), code, player, last_id, ticket),
             media_type="text/event-stream",
             headers=HEADERS,
             # Its places are given back here too, should the stream end before it began.

@@ -94,10 +94,8 @@ class StreamGate:
 
     @staticmethod
     def _refusal(what: str, cap: int, anonymous: bool) -> Problem:
-        hint = "; signed-in players are counted apart" if anonymous else ""
         wait = RETRY_SECONDS + random.randrange(RETRY_SECONDS + 1)
-        return Problem(
-            429,
-            f"too many {what} (at most {cap}); close one or try again in {wait} seconds{hint}",
-            headers={"Retry-After": str(wait)},
-        )
+        detail = f"too many {what} (at most {cap}); close one or try again in {wait} seconds"
+        if anonymous:
+            detail = f"{detail}; signed-in players are counted apart"
+        return Problem(429, detail, headers={"Retry-After": str(wait)})

@@ -10,17 +10,23 @@ import secrets
 from typing import Annotated, Any
 
 import msgspec
-from litestar import Controller, Request, Response, delete, get, patch, post, put
+from litestar import Controller, Response, delete, get, patch, post, put
 from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath, HeaderParameter, JSONBody, Parameter
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from domain import commands as cmd
 from domain.decider import can
 from domain.errors import Conflict, IllegalMove
 from domain.events import Level
 from domain.state import State
+from infra import metrics
+from infra.activity import waited as waited_for
 from infra.eventstore import RecordedEvent
-from infra.players import Player
+from infra.idempotency import Replies
+from infra.lobby import Lobby
+from infra.players import Player, Players
+from infra.ratings import Ratings
 from projections import audit
 from projections.audit import Verdict
 from services.api.auth import current_player, optional_player
@@ -42,7 +48,8 @@ from services.api.contract import OPTIONAL, READ, SIGNED_IN, WRITE, problems
 from services.api.idempotency import HEADER, fingerprint, once
 from services.api.limits import limited
 from services.api.problems import Problem
-from services.api.room import arrive, present, seat_view, tables_of, watched
+from services.api.room import Room
+from services.api.stream import Feeds
 
 MAX_POSITION = 2**63 - 1  # a lobby position is a PostgreSQL bigint
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -77,11 +84,11 @@ def _opened_by(
     )
 
 
-async def _keep_house_rules(request: Request, player: Player, state: State) -> None:
+async def _keep_house_rules(players: Players, player: Player, state: State) -> None:
     """A registered host's house rules pre-fill the next table they open."""
     if player.registered:
         rules = msgspec.structs.asdict(state.settings)
-        await request.app.state.services.players.keep_house_rules(player.id, rules)
+        await players.keep_house_rules(player.id, rules)
 
 
 SeatNo = Annotated[int, Parameter(ge=0, le=3, description="a seat, 0-3 clockwise")]
@@ -109,10 +116,14 @@ class TablesController(Controller):
         guards=[limited("tables_per_address", "tables_per_player")],
     )
     async def open(
-        self, request: Request, player: NamedDependency[Player], data: JSONBody[NewTable]
+        self,
+        player: NamedDependency[Player],
+        room: NamedDependency[Room],
+        players: NamedDependency[Players],
+        data: JSONBody[NewTable],
     ) -> SignedView:
         """Open a table; the caller is its host and sits in `seat`."""
-        tables = tables_of(request)
+        tables = room.tables
         codes = (
             [table_code(data.code)] if data.code is not None else [_fresh_code() for _ in range(5)]
         )
@@ -128,12 +139,12 @@ class TablesController(Controller):
             )
             try:
                 state = await tables.execute(code, command)
-                await _keep_house_rules(request, player, state)
+                await _keep_house_rules(players, player, state)
             except Conflict:  # the only conflict in opening: the code is in use
                 if data.code is None and i + 1 < len(codes):
                     continue
                 raise Problem(409, f"the code {code} is taken", field="code") from None
-            return await seat_view(request, state, player)
+            return await room.seat_view(state, player)
         raise Problem(409, "couldn't find a free code; try again", field="code")
 
     @get(
@@ -144,8 +155,8 @@ class TablesController(Controller):
     )
     async def waiting(
         self,
-        request: Request,
         player: NamedDependency[Player | None],
+        lobby: NamedDependency[Lobby],
         limit: Annotated[int, Parameter(ge=1, le=100, description="tables per page")] = 20,
         before: Annotated[
             int | None,
@@ -157,7 +168,7 @@ class TablesController(Controller):
         Read as the lobby's follower last wrote it (it follows the log in the background,
         about a second behind): a busy lobby costs a read, never a catch-up per request.
         """
-        rows = await request.app.state.services.lobby.rows(limit + 1, before)
+        rows = await lobby.rows(limit + 1, before)
         more = len(rows) > limit
         return Waiting(tables=rows[:limit], next=rows[limit - 1].position if more else None)
 
@@ -168,18 +179,25 @@ class TablesController(Controller):
         responses=problems(*READ),
     )
     async def show(
-        self, request: Request, code: FromPath[Code], player: NamedDependency[Player | None]
+        self,
+        code: FromPath[Code],
+        player: NamedDependency[Player | None],
+        room: NamedDependency[Room],
+        ratings: NamedDependency[Ratings],
+        engine: NamedDependency[AsyncEngine],
     ) -> ShownView:
         """The caller's view: their seat's if seated, a spectator's otherwise; opening it
         brings a person whose seat a bot covered back to it. It carries the signed head of
         the event it shows, and once the game is over each seat's rating change, `pending`
         until the ratings worker has rated the game."""
-        state = await arrive(request, table_code(code), player)
-        shown = await seat_view(request, state, player)
-        ratings = None
+        state = await room.arrive(table_code(code), player)
+        shown = await room.seat_view(state, player)
+        rated = waited = None
         if state.status == "over":
-            ratings = TableRatings.of(await request.app.state.services.ratings.game(state.code))
-        return ShownView(**msgspec.structs.asdict(shown), ratings=ratings)
+            rated = TableRatings.of(await ratings.game(state.code))
+        elif state.status == "playing" and state.settings.turn_limit == "on":
+            waited = await waited_for(engine, state.code)
+        return ShownView(**msgspec.structs.asdict(shown), ratings=rated, waited=waited)
 
     @post(
         "/{code:str}/seats/{seat:int}",
@@ -189,10 +207,10 @@ class TablesController(Controller):
     )
     async def sit(
         self,
-        request: Request,
         code: FromPath[Code],
         seat: FromPath[SeatNo],
         player: NamedDependency[Player],
+        room: NamedDependency[Room],
         data: JSONBody[SitBody | None] = None,
     ) -> SignedView:
         """Sit down, or back down in your own seat during a game; the body, if any, gives a
@@ -205,10 +223,8 @@ class TablesController(Controller):
             contribution=None if data is None else data.seed,
             commitment=None if data is None else data.commitment,
         )
-        await present(request, table_code(code), player)
-        return await seat_view(
-            request, await tables_of(request).execute(table_code(code), command), player
-        )
+        await room.present(table_code(code), player)
+        return await room.act(table_code(code), command, player)
 
     @delete(
         "/{code:str}/seats/{seat:int}",
@@ -218,55 +234,52 @@ class TablesController(Controller):
     )
     async def stand(
         self,
-        request: Request,
         code: FromPath[Code],
         seat: FromPath[SeatNo],
         player: NamedDependency[Player],
+        room: NamedDependency[Room],
     ) -> SignedView:
         command = cmd.LeaveSeat(player=player.id, seat=seat)
-        return await seat_view(
-            request, await tables_of(request).execute(table_code(code), command), player
-        )
+        return await room.act(table_code(code), command, player)
 
     @put("/{code:str}/seats/{seat:int}/bot", responses=problems(*WRITE), security=SIGNED_IN)
     async def bot(
         self,
-        request: Request,
         code: FromPath[Code],
         seat: FromPath[SeatNo],
         player: NamedDependency[Player],
+        room: NamedDependency[Room],
         data: JSONBody[BotLevel],
     ) -> SignedView:
         """Host only: a bot of `level` takes the seat."""
         command = cmd.SeatBot(player=player.id, seat=seat, level=data.level)
-        return await seat_view(
-            request, await tables_of(request).execute(table_code(code), command), player
-        )
+        return await room.act(table_code(code), command, player)
 
     @patch("/{code:str}/settings", responses=problems(*WRITE), security=SIGNED_IN)
     async def settings(
         self,
-        request: Request,
         code: FromPath[Code],
         player: NamedDependency[Player],
+        room: NamedDependency[Room],
+        players: NamedDependency[Players],
         data: JSONBody[HouseRules],
     ) -> SignedView:
         """Host only, before the start: change the house rules named; the rest stay."""
         command = cmd.ChangeSettings(player=player.id, settings=data.chosen())
-        state = await tables_of(request).execute(table_code(code), command)
-        await _keep_house_rules(request, player, state)
-        return await seat_view(request, state, player)
+        state = await room.tables.execute(table_code(code), command)
+        await _keep_house_rules(players, player, state)
+        return await room.seat_view(state, player)
 
     @post("/{code:str}/start", status_code=200, responses=problems(*WRITE), security=SIGNED_IN)
     async def start(
-        self, request: Request, code: FromPath[Code], player: NamedDependency[Player]
+        self, code: FromPath[Code], player: NamedDependency[Player], room: NamedDependency[Room]
     ) -> SignedView:
         """Host only: start the game; empty seats get bots."""
         code = table_code(code)
         # The host is here, stream or not: a page still loading mustn't find them gone.
-        await present(request, code, player)
+        await room.present(code, player)
         command = cmd.StartGame(player=player.id)
-        return await seat_view(request, await tables_of(request).execute(code, command), player)
+        return await room.act(code, command, player)
 
     @post(
         "/{code:str}/again",
@@ -277,9 +290,9 @@ class TablesController(Controller):
     )
     async def again(
         self,
-        request: Request,
         code: FromPath[Code],
         player: NamedDependency[Player],
+        room: NamedDependency[Room],
         data: JSONBody[SitBody | None] = None,
     ) -> SignedView:
         """Host only, at game over: a new table with the same house rules and bots, the host
@@ -287,7 +300,7 @@ class TablesController(Controller):
         in their view of this table; the host's view of the new one. The body, if any, is the
         host's seed or commitment for the new table, as when sitting down."""
         code = table_code(code)
-        tables = tables_of(request)
+        tables = room.tables
         fresh = _fresh_code()
         old = await tables.execute(code, cmd.OfferRematch(player=player.id, code=fresh))
         mine = old.seat_of(player.id)
@@ -307,7 +320,7 @@ class TablesController(Controller):
                 opening.append(cmd.SeatBot(player=player.id, seat=n, level=was.bot))
         if any(kept):
             opening.append(cmd.HoldSeats(player=player.id, players=kept))
-        return await seat_view(request, await tables.execute(fresh, opening), player)
+        return await room.act(fresh, opening, player)
 
     @post(
         "/{code:str}/moves",
@@ -325,19 +338,21 @@ class TablesController(Controller):
     )
     async def move(
         self,
-        request: Request,
         code: FromPath[Code],
         player: NamedDependency[Player],
+        room: NamedDependency[Room],
+        feeds: NamedDependency[Feeds],
+        replies: NamedDependency[Replies],
         data: JSONBody[MoveBody],
         idempotency_key: IdempotencyKey = None,
     ) -> Response[SignedView]:
         """A move by the caller's seat; `seq`, if sent, must be the table's current one."""
         code = table_code(code)
 
-        await present(request, code, player)
+        await room.present(code, player)
 
         async def answer() -> Response:
-            tables = tables_of(request)
+            tables = room.tables
             move = move_command(data, await tables.seat_of(code, player.id))
             command_id = f"{player.id}:{code}:{idempotency_key}" if idempotency_key else None
             try:
@@ -352,13 +367,12 @@ class TablesController(Controller):
                 now = await tables.load(code)
                 legal = can(now, now.seat_of(player.id))
                 raise Problem(422, error.reason, error.field, error.allowed, legal=legal) from None
-            mine = request.app.state.services.feeds.view_json(after, after.seat_of(player.id))
+            mine = feeds.view_json(after, after.seat_of(player.id))
             return Response(mine, status_code=200, media_type="application/json")
 
         if idempotency_key is None:
             return await answer()
         request_print = fingerprint(code, msgspec.json.encode(data))
-        replies = request.app.state.services.replies
         return await once(replies, player.id, idempotency_key, request_print, answer)
 
     @get(
@@ -369,11 +383,14 @@ class TablesController(Controller):
         responses=problems(*READ),
     )
     async def log(
-        self, request: Request, code: FromPath[Code], player: NamedDependency[Player | None]
+        self,
+        code: FromPath[Code],
+        player: NamedDependency[Player | None],
+        room: NamedDependency[Room],
     ) -> Response[str]:
         """The table's events as NDJSON, each with its hash; secrets are blank until the game
         is over. Whoever may watch the table may read it."""
-        records = await _log_for(request, table_code(code), player)
+        records = await _log_for(room, table_code(code), player)
         return Response(audit.ndjson(audit.log_lines(records)), media_type="application/x-ndjson")
 
     @get(
@@ -384,14 +401,17 @@ class TablesController(Controller):
         responses=problems(*READ),
     )
     async def export(
-        self, request: Request, code: FromPath[Code], player: NamedDependency[Player | None]
+        self,
+        code: FromPath[Code],
+        player: NamedDependency[Player | None],
+        room: NamedDependency[Room],
     ) -> Response[bytes]:
         """What `euchre export` writes (docs/audit.md): a header line naming the format and
         its version, then the log's lines, as a file to keep."""
         code = table_code(code)
-        records = await _log_for(request, code, player)
+        records = await _log_for(room, code, player)
         last = records[-1]
-        signed, _ = request.app.state.services.heads.signed(code, last.seq, last.hash)
+        signed, _ = room.heads.signed(code, last.seq, last.hash)
         # (None where the service signs no heads: the export has none either.)
         lines = audit.ndjson(audit.export(code, records, signed))
         keep = {"Content-Disposition": f'attachment; filename="{code}.ndjson"'}
@@ -404,16 +424,23 @@ class TablesController(Controller):
         responses=problems(*READ),
     )
     async def verify(
-        self, request: Request, code: FromPath[Code], player: NamedDependency[Player | None]
+        self,
+        code: FromPath[Code],
+        player: NamedDependency[Player | None],
+        room: NamedDependency[Room],
     ) -> Verdict:
         """What `euchre verify` says of the table's log (docs/audit.md): `ok` with a summary,
         or the first event that disagrees and how. A game still running can't be checked:
         its cards are blank until it ends."""
         code = table_code(code)
-        return audit.verify(audit.export(code, await _log_for(request, code, player)))
+        records = await _log_for(room, code, player)
+        verdict = audit.verify(audit.export(code, records))
+        if not verdict.ok and audit.over(records):  # a game under way isn't checkable yet
+            metrics.chain_failures.labels("verify").inc()
+        return verdict
 
 
-async def _log_for(request: Request, code: str, player: Player | None) -> list[RecordedEvent]:
+async def _log_for(room: Room, code: str, player: Player | None) -> list[RecordedEvent]:
     """The table's log, for whoever may watch it (a private table's is its players' alone)."""
-    await watched(request, code, player)
-    return await tables_of(request).store.read(code)
+    await room.watched(code, player)
+    return await room.tables.store.read(code)

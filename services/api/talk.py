@@ -9,18 +9,18 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from litestar import Controller, Request, delete, post
+from litestar import Controller, delete, post
 from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath, JSONBody, Parameter
 
 from domain import commands as cmd
-from infra.players import Player
+from infra.players import Player, Players
 from services.api.auth import current_player
 from services.api.bodies import ChatBody, Code, MuteBody, ReactionBody, SignedView, table_code
 from services.api.contract import SIGNED_IN, WRITE, problems
 from services.api.limits import limited
 from services.api.problems import Problem
-from services.api.room import HOST_LIMIT, NO_TABLE, UNSEEN, present, seat_view, tables_of
+from services.api.room import HOST_LIMIT, NO_TABLE, UNSEEN, Room
 
 SILENCED = f"The host has muted you at this table. {UNSEEN}"
 PlayerId = Annotated[str, Parameter(max_length=64, description="the muted player's id")]
@@ -49,15 +49,15 @@ class TalkController(Controller):
     )
     async def chat(
         self,
-        request: Request,
         code: FromPath[Code],
         player: NamedDependency[Player],
+        room: NamedDependency[Room],
         data: JSONBody[ChatBody],
     ) -> None:
         """Say a line at the table, as plain text; a muted player is refused with 403."""
         command = cmd.Say(player=player.id, name=player.name, text=data.text)
-        await present(request, table_code(code), player)
-        await tables_of(request).execute(table_code(code), command)
+        await room.present(table_code(code), player)
+        await room.tables.execute(table_code(code), command)
 
     @post(
         "/{code:str}/reactions",
@@ -68,15 +68,15 @@ class TalkController(Controller):
     )
     async def react(
         self,
-        request: Request,
         code: FromPath[Code],
         player: NamedDependency[Player],
+        room: NamedDependency[Room],
         data: JSONBody[ReactionBody],
     ) -> None:
         """Show a reaction, one of the fixed set; a muted player is refused with 403."""
         command = cmd.React(player=player.id, name=player.name, emoji=data.emoji)
-        await present(request, table_code(code), player)
-        await tables_of(request).execute(table_code(code), command)
+        await room.present(table_code(code), player)
+        await room.tables.execute(table_code(code), command)
 
     @post(
         "/{code:str}/mutes",
@@ -95,18 +95,19 @@ class TalkController(Controller):
     )
     async def mute(
         self,
-        request: Request,
         code: FromPath[Code],
         player: NamedDependency[Player],
+        room: NamedDependency[Room],
+        players: NamedDependency[Players],
         data: JSONBody[MuteBody],
     ) -> SignedView:
         """Host only: `player` may no longer chat or react at this table."""
         code = table_code(code)
-        target = await request.app.state.services.players.get(data.player)
+        target = await players.get(data.player)
         if target is None:
             raise Problem(404, f"there is no player {data.player}", field="player")
         command = cmd.Mute(player=player.id, target=target.id, name=target.name)
-        return await seat_view(request, await tables_of(request).execute(code, command), player)
+        return await room.act(code, command, player)
 
     @delete(
         "/{code:str}/mutes/{target:str}",
@@ -125,13 +126,11 @@ class TalkController(Controller):
     )
     async def unmute(
         self,
-        request: Request,
         code: FromPath[Code],
         target: FromPath[PlayerId],
         player: NamedDependency[Player],
+        room: NamedDependency[Room],
     ) -> SignedView:
         """Host only: the muted player may chat and react again."""
         command = cmd.Unmute(player=player.id, target=target)
-        return await seat_view(
-            request, await tables_of(request).execute(table_code(code), command), player
-        )
+        return await room.act(table_code(code), command, player)

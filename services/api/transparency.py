@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from litestar import Controller, Request, get
+from litestar import Controller, get
+from litestar.di import NamedDependency
 from litestar.params import FromPath, Parameter
 
 from domain.merkle import Tree
 from infra.signing import Signer
+from infra.transparency import PublicLog
 from projections.transparency import Consistency, Inclusion, TreeHead, tree_message
 from services.api.bodies import Code, table_code
 from services.api.contract import problems
@@ -28,11 +30,12 @@ class TransparencyController(Controller):
     tags = ["audit"]
 
     @get("/tree", responses=problems(400, 500))
-    async def tree(self, request: Request) -> TreeHead:
+    async def tree(
+        self, public_log: NamedDependency[PublicLog], signer: NamedDependency[Signer]
+    ) -> TreeHead:
         """The tree of every finished game in the public log now, its root signed."""
-        services = request.app.state.services
-        tree = await services.public_log.tree()
-        return tree_head(services.signer, tree, tree.size)
+        tree = await public_log.tree()
+        return tree_head(signer, tree, tree.size)
 
     @get(
         "/games/{code:str}",
@@ -48,19 +51,23 @@ class TransparencyController(Controller):
             },
         ),
     )
-    async def game(self, request: Request, code: FromPath[Code]) -> Inclusion:
+    async def game(
+        self,
+        code: FromPath[Code],
+        public_log: NamedDependency[PublicLog],
+        signer: NamedDependency[Signer],
+    ) -> Inclusion:
         """Table `code`'s final head, its place in the public log, and the proof that the
         signed tree head given with it includes it. A game is added a moment after it is won:
         until then, 404."""
         code = table_code(code)
-        services = request.app.state.services
-        found = await services.public_log.game(code)
-        tree = await services.public_log.tree()
+        found = await public_log.game(code)
+        tree = await public_log.tree()
         if found is None or found[0] >= tree.size:
             raise Problem(404, f"table {code}'s game isn't in the public log (yet)", field="code")
         index, seq, hash_ = found
         proof = [h.hex() for h in tree.inclusion(index, tree.size)]
-        head = tree_head(services.signer, tree, tree.size)
+        head = tree_head(signer, tree, tree.size)
         return Inclusion(code, seq, hash_, index, head, proof)
 
     @get(
@@ -75,11 +82,16 @@ class TransparencyController(Controller):
             },
         ),
     )
-    async def consistency(self, request: Request, first: Size, second: Size) -> Consistency:
+    async def consistency(
+        self,
+        first: Size,
+        second: Size,
+        public_log: NamedDependency[PublicLog],
+        signer: NamedDependency[Signer],
+    ) -> Consistency:
         """That the tree of the first `first` games is where the tree of `second` began: both
         signed, and the proof between them."""
-        services = request.app.state.services
-        tree = await services.public_log.tree()
+        tree = await public_log.tree()
         if not first <= second <= tree.size:
             raise Problem(
                 422,
@@ -87,5 +99,4 @@ class TransparencyController(Controller):
                 field="second" if first <= second else "first",
             )
         proof = [h.hex() for h in tree.consistency(first, second)]
-        signer = services.signer
         return Consistency(tree_head(signer, tree, first), tree_head(signer, tree, second), proof)

@@ -28,6 +28,7 @@ from infra.broker import (
     RATINGS_QUEUE,
     REVIEW_HANDS,
     REVIEWS_QUEUE,
+    Contexts,
     Turn,
     make_broker,
     send_bot_turns,
@@ -64,8 +65,14 @@ class BotSends:
     """Where the API's commits send bot turns and the read models' wake-ups: a broker and the
     scheduler, no worker."""
 
-    def __init__(self, broker_url: str, scale: float = 1.0, namespace: str = "euchre") -> None:
-        self.broker = make_broker(broker_url, namespace)
+    def __init__(
+        self,
+        broker_url: str,
+        scale: float = 1.0,
+        namespace: str = "euchre",
+        queue_type: str = "classic",
+    ) -> None:
+        self.broker = make_broker(broker_url, namespace, queue_type)
         self._scale = scale
         self.scheduler = self.scheduling()
 
@@ -78,8 +85,8 @@ class BotSends:
     def send(self, code: str, key: str, delay: float | None) -> None:
         send_bot_turns(self.broker, [(code, key, delay)])
 
-    def send_all(self, turns: Sequence[Turn]) -> None:
-        send_bot_turns(self.broker, turns)
+    def send_all(self, turns: Sequence[Turn], contexts: Contexts = None) -> None:
+        send_bot_turns(self.broker, turns, contexts)
 
     def wake_ratings(self) -> None:
         send_rate_games(self.broker)
@@ -110,13 +117,14 @@ class BotRuntime:
         sweep: bool = True,
         grace: float | None = None,
         presence_url: str | None = None,
+        queue_type: str = "classic",
     ) -> None:
         """`presence_url`: the Redis where the API records who is at which table, for the
         sweeper to tell who is gone (none: nobody is), and where this worker says it is alive
-        (infra/heartbeat.py)."""
+        (infra/heartbeat.py). `queue_type`: RabbitMQ's, for its queues (infra/broker.py)."""
         self.database_url = database_url
         self.scale = scale
-        self._sends = BotSends(broker_url, scale, namespace)
+        self._sends = BotSends(broker_url, scale, namespace, queue_type)
         self.broker = self._sends.broker
         self.scheduler = self._sends.scheduler
         # The worker's own moves schedule the turns they leave pending on its loop.
@@ -167,17 +175,18 @@ class BotRuntime:
             outcome = self._on_loop(play_turn(self.tables, code, key, self.scale))
             log.debug("bot turn %s at %s: %s", key, code, outcome)
         else:
-            wait = max(0.0, due - time.time())
-            self._loop.call_soon_threadsafe(self._wait_for_turn, code, key, wait)
+            now = time.time()
+            wait, late = max(0.0, due - now), max(0.0, now - due)
+            self._loop.call_soon_threadsafe(self._wait_for_turn, code, key, wait, late)
 
-    def _wait_for_turn(self, code: str, key: str, wait: float) -> None:
-        task = self._loop.create_task(self._turn_after(wait, code, key))
+    def _wait_for_turn(self, code: str, key: str, wait: float, late: float = 0.0) -> None:
+        task = self._loop.create_task(self._turn_after(wait, code, key, late))
         self._waiting.add(task)
         task.add_done_callback(self._waiting.discard)
 
-    async def _turn_after(self, wait: float, code: str, key: str) -> None:
+    async def _turn_after(self, wait: float, code: str, key: str, late: float) -> None:
         try:
-            outcome = await play_turn(self.tables, code, key, self.scale, wait)
+            outcome = await play_turn(self.tables, code, key, self.scale, wait, late)
         except Exception:
             # Back through the broker, to be played with its retries.
             log.exception("bot turn %s at %s failed; sending it again", key, code)

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from domain import State, apply, deciding, new_game, view
 from domain.bots import LEVELS, choose
+from domain.house_rules import POINTS
 
 DEFAULT_SETTINGS = {"stick_dealer": "on", "alone": "on"}  # the table defaults; others off
 
@@ -105,8 +106,8 @@ def play(
 
 
 def play_game(seed: str, levels: tuple[str, ...], settings: dict | None = None):
-    """One game to 10 with `levels[seat]` in each seat; (winning team, hands won by team,
-    points by team, decisions made)."""
+    """One game to the house rule `points` (10 by default) with `levels[seat]` in each seat;
+    (winning team, hands won by team, points by team, decisions made)."""
     state, decisions = play(seed, levels, settings)
     hands, points = [0, 0], [0, 0]
     for o in state.history:
@@ -188,6 +189,13 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, default=200, help="games in all (each deal twice)")
     p.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     p.add_argument("--seed", type=int, default=0, help="which games (default 0)")
+    p.add_argument(
+        "--points",
+        type=int,
+        choices=POINTS,
+        default=10,
+        help="points that win a game (house rule `points`, default 10)",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     return p
 
@@ -195,7 +203,13 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     result = run(
-        args.a, args.b, args.games, workers=args.workers, seed=args.seed, progress=not args.quiet
+        args.a,
+        args.b,
+        args.games,
+        workers=args.workers,
+        seed=args.seed,
+        settings={**DEFAULT_SETTINGS, "points": args.points},
+        progress=not args.quiet,
     )
     print(result.summary())
     return 0

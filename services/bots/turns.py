@@ -11,6 +11,7 @@ two workers racing on one turn make one event, and a table seen out of date is d
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import random
 import threading
@@ -24,13 +25,15 @@ from domain.errors import Refused
 from domain.events import Event
 from domain.state import State
 from domain.talk import beside_the_game
+from infra import metrics, tracing
+from infra.broker import Contexts
 from services.bots.pacing import SEARCH_SECONDS, bot_decisions, search_seconds, think_seconds
 from services.use_cases import Stale, Tables
 
 log = logging.getLogger(__name__)
 
 Send = Callable[[str, str, float], None]  # (table code, decision key, delay in seconds)
-SendAll = Callable[[list[tuple[str, str, float]]], None]
+SendAll = Callable[[list[tuple[str, str, float]], Contexts], None]
 Wake = Callable[[], None]
 # How long a gathered wake-up waits for the commits after the one that asked for it. Flat out,
 # a hand is scored about every 40 ms: a wake-up each cost the API a send, and the worker a
@@ -79,7 +82,7 @@ class Scheduler:
         # The kinds whose wake-up is gathering, and the turns to send with when each was made;
         # the lock is for the sending thread and close().
         self._gathering: set[type[Event]] = set()
-        self._unsent: list[tuple[tuple[str, str, float], float]] = []
+        self._unsent: list[tuple[tuple[str, str, float], float, contextvars.Context | None]] = []
         self._lock = threading.Lock()
 
     async def __call__(self, state: State, events: list[Event], made: float) -> None:
@@ -106,9 +109,10 @@ class Scheduler:
             for code, key, delay in turns:
                 self._here(code, key, _left(delay, made))
         elif turns:
+            context = tracing.captured()  # each turn is sent in its move's trace
             with self._lock:
                 idle = not self._unsent  # else a send is on its way to take these too
-                self._unsent += [(turn, made) for turn in turns]
+                self._unsent += [(turn, made, context) for turn in turns]
             if idle:
                 self._sender.submit(self._send_unsent)
 
@@ -118,9 +122,9 @@ class Scheduler:
         time, any more than the commit's own way back did."""
         with self._lock:
             unsent, self._unsent = self._unsent, []
-        turns = [(code, key, _left(delay, made)) for (code, key, delay), made in unsent]
+        turns = [(code, key, _left(delay, made)) for (code, key, delay), made, _ in unsent]
         try:
-            self._send(turns)
+            self._send(turns, [context for *_, context in unsent] if tracing.on() else None)
         except Exception:  # the sweeper re-sends what is lost
             log.exception("could not send %d bot turns", len(turns))
 
@@ -158,12 +162,14 @@ class Scheduler:
 
 
 async def play_turn(
-    tables: Tables, code: str, key: str, scale: float = 0.0, wait: float = 0.0
+    tables: Tables, code: str, key: str, scale: float = 0.0, wait: float = 0.0, late: float = 0.0
 ) -> str:
     """Make the bot move for decision `key` at table `code` in `wait` seconds; says what
     happened. `scale` is the pacing's (pacing.py): a searching level moves once its search
-    time is up."""
-    moves_at = asyncio.get_running_loop().time() + wait
+    time is up. `late`: how late the turn already was when it came (a message that waited in
+    its queue past its time), for the bots' lateness."""
+    clock = asyncio.get_running_loop().time
+    moves_at = clock() + wait
     # What this process last saw of the table, most often its own last move, serves with no
     # read if the turn is pending there: were it behind the log, the append's seq check finds
     # out, and the move is decided again on a fresh read (moved on if the game has). A read
@@ -183,16 +189,20 @@ async def play_turn(
     # Seeded by the table and the decision alone, never by anything secret: the same message
     # gives the same move on any worker, and the move depends only on the seat's view.
     rng = random.Random(f"{code}/{key}")
+    started = time.monotonic()
     if level in SEARCH_SECONDS:
         # A search takes up to a few hundred milliseconds: on a thread of its own, so the
         # other tables' turns on this event loop aren't held up behind it.
-        started = time.monotonic()
         command = await asyncio.to_thread(choose, view(state, seat), level, rng)
-        rest = search_seconds(state, decision, scale) - (time.monotonic() - started)
-        if rest > 0:
-            await asyncio.sleep(rest)
+        took = time.monotonic() - started
+        searched = search_seconds(state, decision, scale)
+        if searched - took > 0:
+            await asyncio.sleep(searched - took)
+        moves_at += searched
     else:
         command = choose(view(state, seat), level, rng)
+        took = time.monotonic() - started
+    metrics.bot_decision.labels(level).observe(took)
     how = "played"
     if command not in legal(state, seat):
         log.warning(
@@ -222,6 +232,8 @@ async def play_turn(
             command_id=f"bot/{code}/{key}/fallback",
         )
         how = "fallback"
+    # Due at `moves_at`, in the log now: how late, counting the turn's own wait to be taken.
+    metrics.bot_lateness.labels(level).observe(late + max(0.0, clock() - moves_at))
     return how
 
 

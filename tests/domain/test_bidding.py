@@ -304,3 +304,41 @@ def test_a_refused_bid_changes_nothing():
         with pytest.raises((IllegalMove, NotYourTurn)):
             decide(state, c)
         assert state == before
+
+
+# No trump ----------------------------------------------------------------------------------
+
+
+def test_no_trump_is_offered_in_round_two_only_with_the_rule_on():
+    """§ No trump: round two offers "N" beside the open suits when the rule is on, never in
+    round one and never with the rule off."""
+    on = plain(settings={"no_trump": "on"})
+    assert not any(isinstance(c, cmd.Call) for c in legal(on, 1))
+    calls = {c.suit for c in legal(passes(on, 4), 1) if isinstance(c, cmd.Call)}
+    assert calls == {"H", "D", "C", "N"}
+    off = {c.suit for c in legal(passes(plain(), 4), 1) if isinstance(c, cmd.Call)}
+    assert off == {"H", "D", "C"}
+
+
+def test_calling_no_trump_with_the_rule_off_is_refused_naming_the_rule():
+    """§ No trump: off by default; the refusal says so and lists the suits open."""
+    e = refused(passes(plain(), 4), cmd.Call(seat=1, suit="N"), IllegalMove)
+    assert "no trump is off at this table" in e.reason
+    assert e.field == "suit" and e.allowed == ["H", "D", "C"]
+
+
+def test_a_no_trump_call_makes_the_maker_and_nobody_picks_up():
+    """§ No trump: the caller is the maker, the hand goes straight to play, views say "N"."""
+    state = passes(plain(settings={"no_trump": "on"}), 4)
+    state, events = run(state, cmd.Call(seat=1, suit="N"))
+    assert events == [ev.TrumpCalled(seat=1, suit="N", alone=False)]
+    assert state.phase == "play" and state.maker == 1 and state.turn == 1
+    assert view(state, 2).trump == "N" and view(state, 2).bids[-1].suit == "N"
+
+
+def test_the_stuck_dealer_may_call_no_trump_alone():
+    """§ No trump, § Stick the dealer, § Going alone: the stuck dealer may call it, alone too."""
+    state = passes(plain(settings={"no_trump": "on"}), 7)
+    assert msgspec.structs.replace(cmd.Call(seat=0, suit="N"), alone=True) in legal(state, 0)
+    state, _ = run(state, cmd.Call(seat=0, suit="N", alone=True))
+    assert state.alone == 0 and state.sitting == (2,) and state.phase == "play"

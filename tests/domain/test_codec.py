@@ -10,6 +10,8 @@ import pytest
 from euchre_kit import human_table, play_game, random_chooser, random_settings, seed_of
 
 from domain import events as ev
+from domain import fold
+from domain.chain import canonical
 from domain.codec import to_event, to_record
 
 
@@ -33,3 +35,19 @@ def test_data_that_does_not_fit_its_type_is_refused() -> None:
         to_event(kind, {**data, "seat": "two"})
     with pytest.raises(msgspec.ValidationError, match="seat"):
         to_event(kind, {})
+
+
+def test_a_table_opened_before_the_target_could_be_chosen_reads_as_a_game_to_ten() -> None:
+    """§ Winning: a logged TableOpened whose house rules have no `points` decodes as a game to
+    10, and its hash stays the one taken over the data as stored (nothing is filled in)."""
+    rules = {"stick_dealer": "on", "alone": "on", "defend_alone": "off", "farmers": "off"}
+    rules |= {"canadian": "off", "bot_pace": "brisk"}
+    old = {"code": "OLD", "host": "h", "settings": rules, "bots": "medium"}
+    old |= {"seed": "ab" * 32, "seed_hash": "cd" * 32}
+    opened = to_event("TableOpened", old)
+    assert isinstance(opened, ev.TableOpened) and opened.settings.points == 10
+    assert fold([opened]).settings.points == 10
+    assert "points" not in old["settings"]
+    assert canonical("OLD", 1, "TableOpened", old) != canonical(
+        "OLD", 1, "TableOpened", to_record(opened)[1]
+    ), "re-encoding would add the default: the chain must hash what was stored"

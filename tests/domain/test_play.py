@@ -212,3 +212,37 @@ def test_tricks_count_for_the_team_of_the_seat_that_takes_them():
         cmd.Play(seat=2, card="JS"),
     )
     assert state.taken == (1, 1) and view(state, None).taken == [1, 1]
+
+
+# No trump ----------------------------------------------------------------------------------
+
+
+def test_in_no_trump_the_highest_of_the_suit_led_wins_and_jacks_are_plain():
+    """§ No trump: no bowers; a jack ranks between the ten and the queen of its own suit, and
+    nothing beats the suit led."""
+    hands = ["JS 9H TH QH KH", "QS 9D TD QD KD", "9S AH AD 9C TC", "TS QC KC AC JH"]
+    state = passes(crafted(hands, up="JC", kitty="KS AS JD", settings={"no_trump": "on"}), 4)
+    state, _ = run(state, cmd.Call(seat=1, suit="N"))
+    # seat 1 leads the queen of spades; the jack of spades (no bower) can't beat it
+    state, events = run(
+        state,
+        cmd.Play(seat=1, card="QS"),
+        cmd.Play(seat=2, card="9S"),
+        cmd.Play(seat=3, card="TS"),
+        cmd.Play(seat=0, card="JS"),
+    )
+    assert events[-1] == ev.TrickTaken(winner=1, cards=["QS", "9S", "TS", "JS"])
+    # a diamond lead: seat 3's jack of hearts stays a heart, it doesn't follow diamonds
+    state, _ = run(state, cmd.Play(seat=1, card="9D"))
+    assert legal(state, 2) == [cmd.Play(seat=2, card="AD")]
+    state, _ = run(state, cmd.Play(seat=2, card="AD"))
+    assert {c.card for c in legal(state, 3)} == {"QC", "KC", "AC", "JH"}
+    state, events = run(state, cmd.Play(seat=3, card="QC"), cmd.Play(seat=0, card="9H"))
+    assert events[-1] == ev.TrickTaken(winner=2, cards=["9D", "AD", "QC", "9H"])
+    # a heart lead: the jack must follow hearts, and the ace still wins
+    state, _ = run(state, cmd.Play(seat=2, card="AH"))
+    assert legal(state, 3) == [cmd.Play(seat=3, card="JH")]
+    state, events = run(
+        state, cmd.Play(seat=3, card="JH"), cmd.Play(seat=0, card="TH"), cmd.Play(seat=1, card="TD")
+    )
+    assert events[-1] == ev.TrickTaken(winner=2, cards=["AH", "JH", "TH", "TD"])

@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 from domain import State, can, decide, deciding, fallback, fold, legal, view
 from domain import commands as cmd
 from domain import events as ev
-from domain.cards import CODES
+from domain.cards import CODES, RANKS
 from domain.errors import IllegalMove, NotYourTurn, Refused
-from domain.scoring import TARGET
+from domain.house_rules import POINTS
 from domain.shuffle import dealt
 from domain.state import partner, team
 
@@ -29,7 +29,13 @@ SUITS = "SHDC"
 games = st.fixed_dictionaries(
     {
         "seed": st.binary(min_size=32, max_size=32).map(bytes.hex),
-        "settings": st.fixed_dictionaries({k: st.sampled_from(("on", "off")) for k in TOGGLE_KEYS}),
+        "settings": st.fixed_dictionaries(
+            {
+                **{k: st.sampled_from(("on", "off")) for k in TOGGLE_KEYS},
+                "no_trump": st.sampled_from(("on", "off")),
+                "points": st.sampled_from(POINTS),
+            }
+        ),
         "rng": st.integers(0, 2**32 - 1),
         "pass_bias": st.sampled_from((0.0, 0.4, 0.7, 0.9)),
         "humans": st.booleans(),
@@ -66,7 +72,7 @@ def every_move_kind(state: State, seat: int) -> list[cmd.Command]:
         cmd.Pass(seat=seat),
         cmd.Order(seat=seat),
         cmd.Order(seat=seat, alone=True),
-        *(cmd.Call(seat=seat, suit=s, alone=a) for s in SUITS for a in (False, True)),
+        *(cmd.Call(seat=seat, suit=s, alone=a) for s in SUITS + "N" for a in (False, True)),
         cmd.Defend(seat=seat),
         cmd.Defend(seat=seat, alone=True),
         cmd.Farmer(seat=seat, cards=[]),
@@ -133,8 +139,10 @@ def check_step(state: State, full: bool) -> None:
 
 
 def check_log(g: dict, final: State, log: list[ev.Event]) -> None:
-    """The game's events, read as an auditor would."""
+    """The game's events, read as an auditor would; the game ends at the hand that first takes
+    a team to the target the host chose, and at no other."""
     s = g["settings"]
+    target = s["points"]
     assert fold(log) == final, "folding the log from an empty table gives the live state"
     assert final.status == "over" and isinstance(log[-1], ev.GameWon)
     assert len([e for e in log if isinstance(e, ev.GameWon)]) == 1
@@ -145,10 +153,13 @@ def check_log(g: dict, final: State, log: list[ev.Event]) -> None:
     sitting = 0
     tricks: list[ev.TrickTaken] = []
     maker = alone = defender = None
+    no_trump = False
+    plays: list[tuple[int, str]] = []
     bids = 0
     deals = 0
     for e in log:
         if isinstance(e, ev.HandDealt):
+            assert max(score) < target, "no hand is dealt after the game is won"
             deals += 1
             assert e.deal_no == deals
             assert e.dealer == (first + e.deal_no - 1) % 4
@@ -160,6 +171,7 @@ def check_log(g: dict, final: State, log: list[ev.Event]) -> None:
             assert (e.up, e.kitty) == (CODES[up], [CODES[c] for c in kitty])
             deal, sitting, tricks, bids = e, 0, [], 0
             maker = alone = defender = None
+            no_trump = False
             count("deals")
         elif isinstance(e, ev.FarmerSwapped | ev.FarmerKept):
             assert s["farmers"] == "on"
@@ -175,6 +187,10 @@ def check_log(g: dict, final: State, log: list[ev.Event]) -> None:
                     assert e.alone, "the Canadian loner orders alone"
             else:
                 assert e.suit != deal.up[1]
+                no_trump = e.suit == "N"
+                if no_trump:
+                    assert s["no_trump"] == "on"
+                    count("no-trump calls")
             if e.alone:
                 assert s["alone"] == "on"
                 sitting += 1
@@ -186,15 +202,23 @@ def check_log(g: dict, final: State, log: list[ev.Event]) -> None:
                 defender = e.seat
                 sitting += 1
                 count("lone defences")
+        elif isinstance(e, ev.CardPlayed):
+            plays.append((e.seat, e.card))
         elif isinstance(e, ev.TrickTaken):
             assert len(e.cards) == 4 - sitting
+            if no_trump:  # the highest card of the suit led, jacks in their own suits
+                led = plays[0][1][1]
+                best = max((p for p in plays if p[1][1] == led), key=lambda p: RANKS.index(p[1][0]))
+                assert e.winner == best[0]
+                count("no-trump tricks")
+            plays = []
             tricks.append(e)
         elif isinstance(e, ev.HandThrownIn):
             assert s["stick_dealer"] == "off" and bids == 8 and not tricks
             assert e.deal_no == deal.deal_no
             count("throw-ins")
         elif isinstance(e, ev.HandScored):
-            assert max(score) < TARGET, "no hand is played after the game is won"
+            assert max(score) < target, "no hand is played after the game is won"
             assert len(tricks) == 5, "a scored hand has exactly five tricks"
             assert e.maker == maker and e.alone == (maker if alone else None)
             assert e.defender == defender
@@ -214,8 +238,9 @@ def check_log(g: dict, final: State, log: list[ev.Event]) -> None:
             assert score[1 - e.team] == before[1 - e.team], "exactly one team scores a hand"
             count("hands")
         elif isinstance(e, ev.GameWon):
-            assert max(score) >= TARGET and e.score == score
-            assert e.team == (0 if score[0] >= TARGET else 1)
+            assert max(score) >= target and e.score == score
+            assert e.team == (0 if score[0] >= target else 1)
+            count(f"games to {target}")
     assert list(final.score) == score and final.winner == log[-1].team
     assert final.hand_no == 1 + count_of(ev.HandScored, log)
     assert final.deal_no == deals
@@ -242,7 +267,8 @@ def play_and_check(g: dict, full: bool) -> None:
 @property_settings(1850)
 @given(games)
 def test_random_games_keep_every_rule(g):
-    """§ Play: random whole games to ten, every step checked and the log audited."""
+    """§ Play, § Winning: random whole games to each target, every step checked and the log
+    audited."""
     play_and_check(g, full=False)
 
 
@@ -254,7 +280,8 @@ def test_random_games_accept_exactly_the_legal_commands(g):
 
 
 def test_the_property_runs_covered_the_rare_cases():
-    """§ Fallback: the random games above reached throw-ins, loners, lone defences, farmers.
+    """§ Fallback: the random games above reached throw-ins, loners, lone defences, farmers,
+    and every target.
 
     Runs after the two property tests (pytest keeps file order); alone it plays a few games.
     """
@@ -264,12 +291,18 @@ def test_the_property_runs_covered_the_rare_cases():
         while STATS.get("games", 0) < 200 and time.perf_counter() - t < 20:
             g = {
                 "seed": rng.randbytes(32).hex(),
-                "settings": {k: rng.choice(("on", "off")) for k in TOGGLE_KEYS},
+                "settings": {
+                    **{k: rng.choice(("on", "off")) for k in TOGGLE_KEYS},
+                    "no_trump": rng.choice(("on", "off")),
+                    "points": rng.choice(POINTS),
+                },
                 "rng": rng.getrandbits(32),
                 "pass_bias": rng.choice((0.0, 0.4, 0.7, 0.9)),
                 "humans": rng.random() < 0.5,
             }
             play_and_check(g, full=False)
-    for key in ("throw-ins", "lone calls", "lone defences", "hands", "deals"):
+    targets = [f"games to {n}" for n in POINTS]
+    rare = ("throw-ins", "lone calls", "lone defences", "no-trump calls", "no-trump tricks")
+    for key in (*rare, "hands", "deals", *targets):
         assert STATS.get(key, 0) > 0, key
     print("property runs:", STATS)

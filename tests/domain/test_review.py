@@ -1,6 +1,7 @@
 """The review after each hand: constructed hands whose costly card is known, every card of
 random hands checked against trying every line, and the secrecy contract (the review reads the
-cards played, so scrambling the sitting-out hand, the kitty and the buried card changes nothing).
+cards played and the bidding, so scrambling the sitting-out hand, the kitty and the buried card
+changes nothing, bids' review included).
 """
 
 from __future__ import annotations
@@ -187,11 +188,14 @@ def test_every_card_agrees_with_trying_every_line():
 
 def test_scrambling_every_card_nobody_played_changes_no_review():
     rng = random.Random(11)
-    logs = {id(log): log for log, _ in random_hands(40, 7)}.values()
-    sat_out = buried = 0
+    logs = {id(log): log for log, _ in random_hands(20, 7)}.values()
+    sat_out = buried = bids = 0
     for log in logs:
         reviews = [review(h) for h in played_hands(log)]
         assert [review(h) for h in played_hands(unplayed_scrambled(log, rng))] == reviews
         buried += sum(isinstance(e, ev.CardBuried) for e in log)
         sat_out += sum(len({s for s, _ in h.tricks[0]}) == 3 for h in played_hands(log))
-    assert buried and sat_out, "the games must hold buried cards and seats sitting out"
+        bids += sum(len(r.bids) for r in reviews)
+    assert buried and sat_out and bids, (
+        "the games must hold buried cards, seats sitting out and bids"
+    )

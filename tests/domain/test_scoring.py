@@ -1,16 +1,21 @@
-"""What a hand is worth, winning at ten, and the hand and deal numbers."""
+"""What a hand is worth, winning at the target (ten unless the host chose another), and the
+hand and deal numbers."""
 
 from __future__ import annotations
 
 import hashlib
 
 import pytest
-from euchre_kit import SEED, crafted, events_of, finish, last_trick, passes, refused, run
+from euchre_kit import SEED, crafted, events_of, finish, last_trick, passes, plain, refused, run
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from msgspec.structs import replace
 
 from domain import apply, deciding, legal, view
 from domain import commands as cmd
 from domain import events as ev
 from domain.errors import Conflict
+from domain.house_rules import POINTS
 
 # Dealer 0; seat 1 holds the five best hearts; 9S is turned up.
 LONE_MARCH_DEAL = (
@@ -163,6 +168,53 @@ def test_nine_points_is_not_yet_a_win_and_the_next_hand_is_dealt():
     assert view(state, 0).seed is None
 
 
+def to(target: int, state):
+    """The same table, played to `target` (house rule `points`)."""
+    return replace(state, settings=replace(state.settings, points=target))
+
+
+@pytest.mark.parametrize("target", POINTS)
+def test_the_game_ends_at_the_target_the_host_chose_and_not_a_point_before(target):
+    """§ Winning: one point short of the chosen target the game goes on; reaching it wins."""
+    _state, events = play_last_trick(to(target, last_trick(1, 3, False, score=(0, target - 2))))
+    assert isinstance(events[-1], ev.HandDealt) and events[-2].score == [0, target - 1]
+    state, events = play_last_trick(to(target, last_trick(1, 3, False, score=(0, target - 1))))
+    assert events[-1] == ev.GameWon(team=1, score=[0, target])
+    assert state.status == "over" and state.winner == 1
+
+
+_hands = st.tuples(
+    st.sampled_from(POINTS),
+    st.integers(0, 3),  # maker
+    st.integers(0, 5),  # the makers' tricks
+    st.booleans(),  # the makers take the last trick
+    st.booleans(),  # alone
+    st.sampled_from((None, 0)),  # a lone defender, as a seat of the other team
+    st.tuples(st.integers(0, 14), st.integers(0, 14)),
+)
+
+
+@settings(max_examples=300, derandomize=True, deadline=None, database=None)
+@given(_hands)
+def test_a_game_is_won_exactly_when_a_hand_takes_a_team_to_the_target(hand):
+    """§ Winning: whatever the target, the score before and the hand, the game is won by the
+    hand that takes a team to the target (however far past it), and only by that hand."""
+    target, maker, tricks, win_last, alone, defender, before = hand
+    before = (min(before[0], target - 1), min(before[1], target - 1))
+    if defender is not None:
+        defender = (maker + 1) % 4
+    if (win_last and tricks == 0) or (not win_last and tricks == 5):
+        return
+    state = to(target, last_trick(maker, tricks, win_last, alone, defender, score=before))
+    state, events = play_last_trick(state)
+    (scored,) = events_of(ev.HandScored, events)
+    if max(scored.score) >= target:
+        assert events[-1] == ev.GameWon(team=scored.team, score=scored.score)
+        assert state.status == "over" and state.winner == scored.team
+    else:
+        assert isinstance(events[-1], ev.HandDealt) and state.status == "playing"
+
+
 def test_hand_no_counts_scored_hands_and_deal_no_counts_every_deal():
     """§ Hand and deal numbers: hand_no is scored hands + 1; deal_no counts deals, throw-ins too."""
     hands, up, kitty = LONE_MARCH_DEAL
@@ -183,3 +235,20 @@ def test_hand_no_counts_scored_hands_and_deal_no_counts_every_deal():
     seen = view(state, 0)
     assert (seen.hand_no, seen.deal_no, seen.phase) == (2, 3, "bid1")
     assert len(seen.hands) == 1
+
+
+# No trump ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("alone", [False, True])
+def test_a_no_trump_hand_scores_as_usual(alone):
+    """§ No trump: scored like a suit call, a march 2 (4 alone); the outcome names "N" as trump.
+    Seat 1 holds the five hearts and leads, and nobody else holds a heart: it takes all five."""
+    state = passes(plain(settings={"no_trump": "on"}), 4)
+    state, _ = run(state, cmd.Call(seat=1, suit="N", alone=alone))
+    state, events = finish(state)
+    scored = events_of(ev.HandScored, events)[0]
+    assert scored.trump == "N" and scored.maker == 1
+    assert (scored.tricks, scored.how, scored.team) == (5, "march", 1)
+    assert scored.points == (4 if alone else 2)
+    assert view(state, None).hands[-1].trump == "N"

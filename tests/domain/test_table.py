@@ -33,9 +33,11 @@ DEFAULTS = {
     "defend_alone": "off",
     "farmers": "off",
     "canadian": "off",
+    "no_trump": "off",
     "bot_pace": "brisk",
     "turn_limit": "on",
     "spectators": "on",
+    "points": 10,
 }
 
 
@@ -60,9 +62,9 @@ def to_scored(state: State) -> State:
 # House rules -------------------------------------------------------------------------------
 
 
-def test_the_house_rules_are_eight_keys_with_these_defaults():
-    """§ House rules: stick the dealer and alone on; defend alone, farmers, Canadian off; brisk;
-    a turn limit and spectators on."""
+def test_the_house_rules_are_ten_keys_with_these_defaults():
+    """§ House rules: stick the dealer and alone on; defend alone, farmers, Canadian, no trump
+    off; brisk; a turn limit and spectators on; a game to 10."""
     assert list(ALLOWED) == list(DEFAULTS)
     assert house_rules_from(None) == HouseRules(**DEFAULTS)
     assert house_rules_from({}) == HouseRules(**DEFAULTS)
@@ -88,8 +90,8 @@ def test_an_unknown_house_rule_is_refused_naming_the_rules():
     e = info.value
     assert e.reason == (
         "there is no house rule called 'joker'; "
-        "the rules are stick_dealer, alone, defend_alone, farmers, canadian, bot_pace, "
-        "turn_limit, spectators"
+        "the rules are stick_dealer, alone, defend_alone, farmers, canadian, no_trump, bot_pace, "
+        "turn_limit, spectators, points"
     )
     assert e.field == "settings.joker" and e.allowed == list(DEFAULTS)
 
@@ -104,13 +106,23 @@ def test_an_unknown_house_rule_is_refused_naming_the_rules():
         ("defend_alone", 1, ["on", "off"]),
         ("bot_pace", "fast", ["brisk", "relaxed"]),
         ("bot_pace", "on", ["brisk", "relaxed"]),
+        ("points", 9, [5, 7, 10, 11, 15]),
+        ("points", 0, [5, 7, 10, 11, 15]),
+        ("points", -10, [5, 7, 10, 11, 15]),
+        ("points", "10", [5, 7, 10, 11, 15]),
+        ("points", 10.0, [5, 7, 10, 11, 15]),
+        ("points", True, [5, 7, 10, 11, 15]),
+        ("points", None, [5, 7, 10, 11, 15]),
+        ("points", 10**100, [5, 7, 10, 11, 15]),
+        ("farmers", 10, ["on", "off"]),
     ],
 )
 def test_a_value_not_allowed_is_refused_naming_the_allowed_values(key, value, allowed):
-    """§ House rules: anything but an exact allowed value is refused, with the allowed values."""
+    """§ House rules: anything but an exact allowed value is refused, with the allowed values:
+    the target is a number, and "10", 10.0 or true are not one of them."""
     with pytest.raises(IllegalMove) as info:
         house_rules_from({key: value})
-    assert info.value.reason == f"{key} must be one of {', '.join(allowed)}"
+    assert info.value.reason == f"{key} must be one of {', '.join(map(str, allowed))}"
     assert info.value.field == f"settings.{key}" and info.value.allowed == allowed
 
 
@@ -442,14 +454,19 @@ def test_folding_a_whole_games_log_gives_the_live_state():
 
 
 _keys = st.sampled_from([*DEFAULTS, "joker", "target", "Stick_Dealer"])
-_values = st.sampled_from(["on", "off", "brisk", "relaxed", "ON", "", "yes"])
+_values = st.sampled_from(
+    ["on", "off", "brisk", "relaxed", "ON", "", "yes", 5, 7, 10, 11, 15, 1, 9, "7", 7.0, True]
+)
 
 
 @settings(max_examples=300, derandomize=True, deadline=None, database=None)
 @given(st.dictionaries(_keys, _values, max_size=6))
 def test_house_rules_are_accepted_exactly_when_every_key_and_value_is_allowed(raw):
     """§ House rules: any mix of keys and values is accepted iff each is allowed, else refused."""
-    ok = all(k in ALLOWED and v in ALLOWED[k] for k, v in raw.items())
+    ok = all(
+        k in ALLOWED and any(type(v) is type(a) and v == a for a in ALLOWED[k])
+        for k, v in raw.items()
+    )
     try:
         got = house_rules_from(raw)
     except IllegalMove as e:

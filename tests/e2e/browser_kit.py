@@ -68,14 +68,14 @@ def shot(person: Person, folder: Path, name: str, still: bool = True) -> None:
     person.page.screenshot(path=str(folder / f"{name}.png"))
 
 
-def sign_in_and_open(person: Person, folder: Path | None = None, **rules: str) -> str:
+def sign_in_and_open(person: Person, folder: Path | None = None, **rules: str | int) -> str:
     """From the lobby: type a name, set house rules, open a table; its code."""
     page = person.page
     page.goto("/")
     expect(page.locator("#app")).to_have_attribute("data-view", "lobby")
     page.fill("input[name=name]", person.name)
     for key, value in rules.items():
-        page.locator(f"input[data-rule={key}][value={value}]").check(force=True)
+        page.locator(f"input[data-rule={key}][value='{value}']").check(force=True)
     if folder:
         shot(person, folder, "01-lobby")
     page.click("button[name=open]")

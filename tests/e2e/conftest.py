@@ -1,7 +1,7 @@
 """The web table in a real browser: the machine's Chromium, driven by Playwright, against the
 service started the way a newcomer starts it (`uv run euchre serve`) on a database of its own.
 
-Without a Chromium the browser tests skip, saying so; with `EUCHRE_REQUIRE_BROWSER=1` (CI sets
+Without a Chromium the browser tests skip, saying so; with `EUCHRE_TEST_REQUIRE_BROWSER=1` (CI sets
 it) a missing browser fails them instead, so CI can't pass without ever opening the page.
 """
 
@@ -32,7 +32,7 @@ CANDIDATES = ["chromium", "chromium-browser", "google-chrome", "google-chrome-st
 
 
 def _chromium() -> str | None:
-    named = os.environ.get("EUCHRE_CHROMIUM")
+    named = os.environ.get("EUCHRE_TEST_CHROMIUM")
     if named:
         return named if Path(named).exists() else None
     for name in CANDIDATES:
@@ -43,8 +43,8 @@ def _chromium() -> str | None:
 
 
 def _no_browser(reason: str) -> None:
-    if os.environ.get("EUCHRE_REQUIRE_BROWSER") == "1":
-        pytest.fail(f"{reason} (EUCHRE_REQUIRE_BROWSER=1: browser tests must run here)")
+    if os.environ.get("EUCHRE_TEST_REQUIRE_BROWSER") == "1":
+        pytest.fail(f"{reason} (EUCHRE_TEST_REQUIRE_BROWSER=1: browser tests must run here)")
     pytest.skip(reason)
 
 
@@ -56,7 +56,7 @@ def browser() -> Iterator:
     if path is None:
         _no_browser(
             "no Chromium on this machine (install it: apt-get install chromium, or set "
-            "EUCHRE_CHROMIUM to its path)"
+            "EUCHRE_TEST_CHROMIUM to its path)"
         )
     try:
         from playwright.sync_api import sync_playwright

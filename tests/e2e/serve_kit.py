@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import json
 import os
+import random
 import shutil
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -60,11 +63,12 @@ def serving(
     name: str = "serve",
     bot_scale: float = 0.02,
     settings: Mapping[str, str] | None = None,
+    options: tuple[str, ...] = (),
 ) -> Iterator[str]:
     """`euchre serve` on a free port over `database_url`, logging to `folder/<name>.log`; its
     base URL once it answers, and stopped (with everything it started) afterwards. Bots think
     for `bot_scale` of their real time (docs/bots.md "Pacing"); `settings` are more EUCHRE_
-    variables."""
+    variables; `options` more of the command's own."""
     port = _free_port()
     env = {
         **os.environ,
@@ -79,7 +83,7 @@ def serving(
     output = folder / f"{name}.log"
     log = output.open("w")
     process = subprocess.Popen(
-        euchre("serve", "--port", str(port)),
+        euchre("serve", "--port", str(port), *options),
         cwd=ROOT,
         env=env,
         stdout=log,
@@ -106,6 +110,11 @@ def serving(
         log.close()
 
 
+def json_lines(log: Path) -> list[dict]:
+    """The JSON lines of a served process's log (infra/logs.py)."""
+    return [json.loads(line) for line in log.read_text().splitlines() if line.startswith("{")]
+
+
 def stop(process: subprocess.Popen) -> None:
     """Ctrl-C to the server's own process group; a kill for whatever is still there after 20 s."""
     group = process.pid
@@ -124,3 +133,30 @@ def stop(process: subprocess.Popen) -> None:
     with contextlib.suppress(ProcessLookupError):
         os.killpg(group, signal.SIGKILL)
     process.wait(timeout=10)
+
+
+def choose(can: dict, rng: random.Random) -> dict:
+    """A move's body from what a person `can` do (a view's `can`, less dealing)."""
+    kind = sorted(k for k in can if k not in ("deal", "claim"))[0]
+    body: dict = {"type": kind}
+    if kind in ("play", "discard"):
+        body["card"] = rng.choice(can[kind]["cards"])
+    elif kind == "call":
+        body["suit"] = can["call"]["suits"][0]
+    elif kind == "order":
+        body["alone"] = bool(can["order"].get("must_alone"))
+    return body
+
+
+def follow(base: str, code: str, headers: dict, seen: list, done: threading.Event) -> None:
+    """Read the table's stream into `seen` (its views' seq and status) until `done`."""
+    with (
+        httpx.Client(base_url=base, timeout=60) as http,
+        http.stream("GET", f"/api/tables/{code}/events", headers=headers) as response,
+    ):
+        for line in response.iter_lines():
+            if line.startswith("data:"):
+                view = json.loads(line[5:])
+                seen.append((view["seq"], view["status"]))
+                if view["status"] == "over" or done.is_set():
+                    return

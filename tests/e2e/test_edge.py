@@ -11,14 +11,19 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import select
+import shutil
 import socket
+import subprocess
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import httpx
+import pytest
 from serve_kit import own_redis, serving
 
 SMALL = {"EUCHRE_CONNECTIONS_PER_ADDRESS": "50", "EUCHRE_MAX_CONNECTIONS": "200"}
@@ -37,8 +42,9 @@ def connect(base: str, source: str) -> socket.socket:
     )
 
 
-def until_closed(sock: socket.socket, seconds: float) -> bytes | None:
-    """All the server sent before closing `sock`, or None if it is still open after `seconds`."""
+def ending(sock: socket.socket, seconds: float) -> tuple[bytes, bool] | None:
+    """All the server sent before closing `sock` and whether it closed by a reset, or None if
+    it is still open after `seconds`."""
     got = b""
     deadline = time.monotonic() + seconds
     while (left := deadline - time.monotonic()) > 0:
@@ -47,11 +53,17 @@ def until_closed(sock: socket.socket, seconds: float) -> bytes | None:
         try:
             chunk = sock.recv(65536)
         except ConnectionResetError:
-            return got
+            return got, True
         if not chunk:
-            return got
+            return got, False
         got += chunk
     return None
+
+
+def until_closed(sock: socket.socket, seconds: float) -> bytes | None:
+    """All the server sent before closing `sock`, or None if it is still open after `seconds`."""
+    end = ending(sock, seconds)
+    return None if end is None else end[0]
 
 
 def still_open(sock: socket.socket) -> bool:
@@ -85,12 +97,14 @@ def test_half_sent_requests_are_closed_within_the_header_and_body_timeouts(
         again.sendall(b"GET /api/health HTTP/1.1\r\n")
         start = time.monotonic()
         # Held forever before: the bound allows 2 s of timeout and a wide margin.
-        answers = [until_closed(s, 15) for s in (silent, half, bodiless, again)]
+        quiet = ending(silent, 15)
+        answers = [until_closed(s, 15) for s in (half, bodiless, again)]
         took = time.monotonic() - start
-        assert all(a is not None for a in answers), answers
+        assert quiet is not None and all(a is not None for a in answers), (quiet, answers)
         assert took < 10, took
-        assert answers[0] == b""  # nothing asked, nothing answered
-        for answer in answers[1:]:
+        # Nothing asked, nothing answered: reset, so no TIME_WAIT is left for it.
+        assert quiet == (b"", True), quiet
+        for answer in answers:
             assert answer is not None
             status, body = problem(answer)
             assert status == 408 and "in time" in body["detail"], body
@@ -131,7 +145,7 @@ def test_a_full_server_closes_the_oldest_half_sent_connection_for_a_newcomer(
         time.sleep(0.5)
         closed = [n for n, s in enumerate(held) if not still_open(s)]
         assert closed in ([0], [0, 1], [0, 1, 2]), closed
-        assert until_closed(held[0], 1) == b""
+        assert ending(held[0], 1) == (b"", True)  # reset: nothing to say, nothing left behind
         for s in held:
             s.close()
 
@@ -162,3 +176,94 @@ def test_only_a_trusted_proxy_chooses_the_address_the_rate_limits_count(
         assert proxied == [201, 201, 201], proxied
         again = [sign_up(base, "127.0.0.3", f"Again {n}", "198.51.100.0") for n in range(2)]
         assert again == [201, 429], again
+
+
+@contextlib.contextmanager
+def cut_off(address: str) -> Iterator[None]:
+    """Every packet to and from `address` dropped, as when a device's network goes: no FIN, no
+    reset, no acknowledgement (nftables, in a table of the test's own)."""
+    if shutil.which("nft") is None or os.geteuid() != 0:
+        if os.environ.get("EUCHRE_TEST_REQUIRE_FIREWALL"):
+            pytest.fail("nft (nftables) and root are needed to cut a connection off")
+        pytest.skip("nft (nftables) and root are needed to cut a connection off")
+    table = f"euchre_cut_{os.getpid()}"
+    rules = (
+        f"table ip {table} {{\n chain out {{\n  type filter hook output priority 0;\n"
+        f"  ip daddr {address} drop\n  ip saddr {address} drop\n }}\n}}\n"
+    )
+    subprocess.run(["nft", "-f", "-"], input=rules, text=True, check=True)
+    try:
+        yield
+    finally:
+        subprocess.run(["nft", "delete", "table", "ip", table], check=True)
+
+
+def presence_frames(base: str, token: str, code: str, got: list) -> None:
+    """Each `event: presence` frame of a stream, with when it came, into `got`."""
+    headers = {"Authorization": f"Bearer {token}"}
+    with (
+        contextlib.suppress(httpx.HTTPError),  # the server stopping at the test's end
+        httpx.Client(base_url=base, timeout=None) as http,
+        http.stream("GET", f"/api/tables/{code}/events", headers=headers) as response,
+    ):
+        event = ""
+        for line in response.iter_lines():
+            if line.startswith("event:"):
+                event = line.partition(":")[2].strip()
+            elif line.startswith("data:") and event == "presence":
+                got.append((time.monotonic(), json.loads(line.partition(":")[2])))
+            elif not line:
+                event = ""
+
+
+def test_a_stream_lost_without_a_close_shows_its_player_disconnected_within_15_s(
+    database_url: str, redis_url: str, tmp_path: Path
+) -> None:
+    """docs/euchre.md "Away and back": a stream whose connection is lost without being closed
+    counts as closed within 15 seconds. Before, it stayed open for the kernel's retransmissions
+    (about 15 minutes) and the player was never shown disconnected."""
+    lost_from = "127.0.0.77"
+    with served(database_url, redis_url, tmp_path) as base, httpx.Client(base_url=base) as http:
+        tokens = []
+        for name in ("Ada Lost", "Bo Lost"):
+            answer = http.post("/api/players", json={"name": name})
+            assert answer.status_code == 201, answer.text
+            tokens.append(answer.json()["token"])
+        ada, bo = ({"Authorization": f"Bearer {t}"} for t in tokens)
+        code = http.post("/api/tables", json={}, headers=ada).json()["code"]
+        assert http.post(f"/api/tables/{code}/seats/2", headers=bo).status_code in (200, 201)
+        assert http.post(f"/api/tables/{code}/start", headers=ada).status_code in (200, 201)
+
+        got: list = []
+
+        def bo_disconnected() -> bool:
+            return bool(got) and any(s["seat"] == 2 for s in got[-1][1]["seats"])
+
+        def until(holds: bool) -> None:
+            deadline = time.monotonic() + 10
+            while bo_disconnected() != holds:
+                assert time.monotonic() < deadline, got
+                time.sleep(0.1)
+
+        threading.Thread(
+            target=presence_frames, args=(base, tokens[0], code, got), daemon=True
+        ).start()
+        # Bo's stream, from an address of its own. (Bo just sat down: his request counts him
+        # there even before it opens, so there is no "disconnected" to see go first.)
+        lost = connect(base, lost_from)
+        lost.sendall(
+            f"GET /api/tables/{code}/events HTTP/1.1\r\nHost: x\r\n"
+            f"Authorization: Bearer {tokens[1]}\r\nAccept: text/event-stream\r\n\r\n".encode()
+        )
+        assert lost.recv(65536).startswith(b"HTTP/1.1 200")
+        time.sleep(1)  # his stream listed by the presence writer's next round
+        until(False)
+        with cut_off(lost_from):
+            cut = time.monotonic()
+            while not bo_disconnected():
+                assert time.monotonic() - cut < 30, "never shown disconnected"
+                time.sleep(0.1)
+            noticed = got[-1][0] - cut
+        print(f"\nshown disconnected {noticed:.1f} s after the connection was cut off")
+        assert noticed <= 15 + 2  # the promise, and the presence's own second or two
+        lost.close()

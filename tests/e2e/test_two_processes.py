@@ -5,7 +5,6 @@ live on both, and the log holds one event per decision."""
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import subprocess
@@ -16,33 +15,7 @@ from pathlib import Path
 import httpx
 import psycopg
 from log_kit import answered_decisions
-from serve_kit import ROOT, euchre, own_redis, serving, stop
-
-
-def follow(base: str, code: str, headers: dict, seen: list, done: threading.Event) -> None:
-    """Read the table's stream into `seen` (its views' seq and status) until `done`."""
-    with (
-        httpx.Client(base_url=base, timeout=60) as http,
-        http.stream("GET", f"/api/tables/{code}/events", headers=headers) as response,
-    ):
-        for line in response.iter_lines():
-            if line.startswith("data:"):
-                view = json.loads(line[5:])
-                seen.append((view["seq"], view["status"]))
-                if view["status"] == "over" or done.is_set():
-                    return
-
-
-def choose(can: dict, rng: random.Random) -> dict:
-    kind = sorted(k for k in can if k not in ("deal", "claim"))[0]
-    body: dict = {"type": kind}
-    if kind in ("play", "discard"):
-        body["card"] = rng.choice(can[kind]["cards"])
-    elif kind == "call":
-        body["suit"] = can["call"]["suits"][0]
-    elif kind == "order":
-        body["alone"] = bool(can["order"].get("must_alone"))
-    return body
+from serve_kit import ROOT, choose, euchre, follow, own_redis, serving, stop
 
 
 def test_two_api_processes_and_two_workers_play_one_game(

@@ -16,11 +16,12 @@ from browser_kit import (
     sign_in_and_open,
     wait_for_my_move,
 )
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 from test_web_table import PHONE, start_with_bots
 
 BOTS = ["Tin", "Cog", "Bolt", "Dot"]  # the names the page gives each seat's bot
 DESK = {"viewport": {"width": 1366, "height": 768}}
+PHONE_WIDTHS = (320, 360, 390, 414)
 
 
 def until_playing_after_a_trick(person) -> None:
@@ -35,6 +36,19 @@ def until_playing_after_a_trick(person) -> None:
         make_move(person)
         moved_on(person, s["seq"])
     raise AssertionError("no turn to play after a trick in 200 moves")
+
+
+def plates_under(box: Locator) -> list[str]:
+    """The names on the seat plates that `box` covers any part of."""
+    return box.evaluate(
+        """b => {
+            const r = b.getBoundingClientRect();
+            return [...document.querySelectorAll('.plate')].filter((p) => {
+                const q = p.getBoundingClientRect();
+                return q.left < r.right && r.left < q.right && q.top < r.bottom && r.top < q.bottom;
+            }).map((p) => p.querySelector('.name')?.textContent ?? '?');
+        }"""
+    )
 
 
 def shows_the_trick(page: Page, trick: dict, names: dict[int, str]) -> None:
@@ -99,6 +113,11 @@ def test_the_last_trick_shows_on_demand_by_key_and_button_to_a_player_and_a_spec
     cy.page.keyboard.press("L")
     shows_the_trick(cy.page, last, {0: "Ada", 1: BOTS[1], 2: BOTS[2], 3: BOTS[3]})
     cy.page.screenshot(path=str(shots / "02-last-trick-phone-spectator.png"))
+    for width in PHONE_WIDTHS:
+        cy.page.set_viewport_size({"width": width, "height": 640})
+        cy.page.screenshot(path=str(shots / f"03-last-trick-{width}.png"))
+        covered = plates_under(cy.page.locator(".center .last-trick"))
+        assert not covered, f"at {width} px the last trick covers the plates of {covered}"
 
     # Play goes on: Ada's card put down closes it, and the table shows the trick in play.
     seq = ada.state()["seq"]
@@ -110,7 +129,7 @@ def test_the_last_trick_shows_on_demand_by_key_and_button_to_a_player_and_a_spec
     cy.assert_no_errors()
 
 
-def test_the_bids_stay_in_view_for_the_whole_hand(browser, server):
+def test_the_bids_stay_in_view_for_the_whole_hand(browser, server, shots):
     ada = open_person(browser, server, "Ada", **DESK)
     page = ada.page
     code = sign_in_and_open(ada)
@@ -133,6 +152,13 @@ def test_the_bids_stay_in_view_for_the_whole_hand(browser, server):
     made = next(b for b in reversed(view["bids"]) if b["bid"] != "pass")
     if made.get("alone"):
         expect(kept.locator(f"li[data-seat='{made['seat']}']")).to_contain_text("alone")
+    # On a phone's small felt too, the bids leave every seat's plate in view.
+    for width in PHONE_WIDTHS:
+        page.set_viewport_size({"width": width, "height": 640})
+        page.screenshot(path=str(shots / f"bids-{width}.png"))
+        covered = plates_under(kept)
+        assert not covered, f"at {width} px the bids cover the plates of {covered}"
+    page.set_viewport_size(DESK["viewport"])
     # Still there once the hand is over, until the next deal.
     play_out_the_hand(ada)
     expect(kept).to_be_visible()

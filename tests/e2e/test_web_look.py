@@ -1,15 +1,12 @@
 """The look a player picks: a dark theme (the system's by default, or their own choice, kept
-after a reload), with axe finding nothing serious or critical on any page in it at a phone's
-320 px and a laptop's 1366 px; the cards' size; and a left-handed table, its rail on the
-felt's left."""
+after a reload; axe on every page in it is test_web_a11y's); the cards' size; and a
+left-handed table, its rail on the felt's left."""
 
 from __future__ import annotations
 
 import pytest
-from a11y_kit import AXE_CONTEXT, axe_violations, describe
-from browser_kit import open_person, settle, shot, sign_in_and_open, table_pages
+from browser_kit import open_person, settle, shot, sign_in_and_open
 from playwright.sync_api import expect
-from test_web_ratings import Registered, play_out
 from test_web_table import start_with_bots
 
 WIDTHS = (320, 1366)
@@ -63,48 +60,21 @@ def test_the_theme_follows_the_system_and_a_players_choice_outlasts_a_reload(bro
     ada.assert_no_errors()
 
 
-@pytest.fixture
-def games(server):
-    """A finished game's code and a waiting table's code."""
-    bo = Registered(server, "Bo")
-    done = bo.open(bots="easy")
-    bo.start(done)
-    play_out(done, [bo])
-    return done, bo.open(bots="hard")
-
-
-def test_axe_finds_nothing_serious_in_the_dark_at_320_and_1366_px(browser, server, shots, games):
-    done, waiting = games
-    ada = open_person(
-        browser,
-        server,
-        "Ada",
-        color_scheme="dark",
-        viewport={"width": 1366, "height": 768},
-        **AXE_CONTEXT,
-    )
+def test_a_picked_look_is_on_the_page_before_any_module_runs(browser, server):
+    """The first paint already wears the player's picks: with the page's modules held back
+    (as while they load), a dark theme picked on a light system is dark, and large cards are
+    large. Before, options.js set them once the modules ran, and the page flashed light."""
+    ada = open_person(browser, server, "Ada", color_scheme="light")
     page = ada.page
-    playing = sign_in_and_open(ada)
-    start_with_bots(ada)
-    expect(page.locator("main.game")).to_have_attribute("data-status", "playing")
-    views = table_pages(waiting, playing, done)
-    broken: dict[str, list[dict]] = {}
-    for name, (path, view) in views.items():
-        page.goto(path)
-        expect(page.locator("#app")).to_have_attribute("data-view", view)
-        expect(page.locator("html")).to_have_attribute("data-theme", "dark")
-        for width in WIDTHS:
-            page.set_viewport_size({"width": width, "height": 768})
-            if view == "game":
-                settle(ada)
-            shot(ada, shots, f"{name}-{width}", still=False)
-            serious = [v for v in axe_violations(page) if v["impact"] in ("serious", "critical")]
-            if serious:
-                broken[f"{name} at {width}px"] = serious
-    assert not broken, "axe in the dark theme:\n" + "\n".join(
-        f"{k}: {describe(v)}" for k, v in broken.items()
+    page.add_init_script(
+        "localStorage.setItem('euchre.options', JSON.stringify({theme: 'dark', size: 'large'}))"
     )
-    ada.assert_no_errors()
+    page.route("**/js/main.js", lambda route: route.abort())
+    page.goto("/")
+    expect(page.locator("html")).to_have_attribute("data-theme", "dark")
+    expect(page.locator("html")).to_have_attribute("data-card-size", "large")
+    assert dark(page.evaluate(PAPER)) and page.evaluate(SCHEME) == "dark"
+    assert page.locator("#app").get_attribute("data-view") == "loading", "no module ran"
 
 
 HAND_CARD = "() => document.querySelector('.hand .card').getBoundingClientRect().width"

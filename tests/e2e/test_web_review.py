@@ -1,6 +1,7 @@
-"""The review after each hand in the browser: on the result sheet, a line for each card that
-cost its side tricks, "your" for the viewer's own; and under each hand of the game record, by
-names. The lines are checked against GET .../reviews.
+"""The review after each hand in the browser: on the result sheet, how it judges (cards with
+every hand open, bids over likely deals), a line for the call and any pass that cost, and a
+line for each card that cost its side tricks, "your" for the viewer's own; and under each hand
+of the game record, by names. The lines are checked against GET .../reviews.
 
 Bo plays over HTTP (test_web_ratings' Registered) against easy bots, which blunder often
 enough that a hand with a costly card comes soon; the browser, signed in as Bo, only reads.
@@ -67,6 +68,34 @@ def assert_lines(lines, review: dict, owner: dict[int, str]) -> None:
         assert text.endswith(f" would have kept {'it' if cost == 1 else 'them'}."), text
 
 
+def assert_bids(lines, review: dict, owner: dict[int, str]) -> None:
+    """The shown bid lines are the review's judged bids, in order, each in words."""
+    bids = review["bids"]
+    expect(lines).to_have_count(len(bids))
+    for n, b in enumerate(bids):
+        line = lines.nth(n)
+        expect(line).to_have_attribute("data-seat", str(b["seat"]))
+        text = line.text_content()
+        assert text.startswith(owner.get(b["seat"], "")), text
+        assert f" on average over {b['deals']} likely deals from what " in text, text
+        if b["made"]["bid"] != "pass":
+            euchred = b["made"]["euchred"]
+            assert (f"euchred in {euchred} of them" if euchred else "never euchred") in text
+        if b["costly"]:
+            assert " cost points: " in text and text.endswith(" was the better bid."), text
+        else:
+            assert text.endswith("A sound call."), text
+
+
+def said_when_no_card_cost(review: dict) -> str:
+    if any(b["costly"] and b["made"]["bid"] != "pass" for b in review["bids"]):
+        return "No card cost a trick: the call did."
+    return "No card cost a trick: every one was as good as any other its player held."
+
+
+HOW = "Each card is judged with every hand open (perfect information)"
+
+
 def test_the_sheet_and_the_record_say_which_cards_cost_tricks(browser, server, shots):
     bo = Registered(server, "Bo")
     code = bo.open(bots="easy")
@@ -84,8 +113,11 @@ def test_the_sheet_and_the_record_say_which_cards_cost_tricks(browser, server, s
     expect(box).to_have_attribute("aria-live", "polite")
     expect(box.locator("h3")).to_have_text("The review")
     expect(box.locator(".review-lines")).to_have_attribute("data-hand", str(review["hand_no"]))
+    expect(box.locator(".review-how")).to_contain_text(HOW)
+    expect(box.locator(".review-how")).to_contain_text("over likely deals from what its bidder")
     owner = {0: "Your "} | {n: "" for n in (1, 2, 3)}
     assert_lines(box.locator(".review-lines li"), review, owner)
+    assert_bids(box.locator(".review-bids li"), review, owner)
     for line in box.locator(".review-lines li").all():
         if line.get_attribute("data-seat") != "0":
             assert not line.text_content().startswith("Your"), line.text_content()
@@ -98,15 +130,17 @@ def test_the_sheet_and_the_record_say_which_cards_cost_tricks(browser, server, s
     page.goto(f"/#/t/{code}/record")
     expect(page.locator("#app")).to_have_attribute("data-view", "record")
     expect(page.locator(".deal-review")).to_have_count(len(done))
+    expect(page.locator(".deal-review .review-how")).to_have_count(len(done))
+    assert any(hand["bids"] for hand in done), "a game's calls are judged"
     for hand in done:
         lines = page.locator(f".review-lines[data-hand='{hand['hand_no']}'] li")
+        bids = page.locator(f".review-bids[data-hand='{hand['hand_no']}'] li")
+        assert_bids(bids, hand, {0: "Bo’s "})
         if costly(hand):
             assert_lines(lines, hand, {0: "Bo’s "})
         else:
             quiet = page.locator(f".review-none[data-hand='{hand['hand_no']}']")
-            expect(quiet).to_have_text(
-                "No card cost a trick: every one was as good as any other its player held."
-            )
+            expect(quiet).to_have_text(said_when_no_card_cost(hand))
     assert "Your " not in page.locator(".record-deals").text_content()
     page.locator(f".review-lines[data-hand='{review['hand_no']}']").scroll_into_view_if_needed()
     shot(person, shots, "02-record-review")

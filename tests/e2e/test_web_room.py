@@ -1,5 +1,6 @@
-"""The room in browsers: the host chooses a partner, locks the room and bans; a person who
-closes the tab mid-hand is covered by a bot and plays again when they come back."""
+"""The room in browsers: the host chooses a partner, locks the room and bans, and chooses the
+points that win; a person who closes the tab mid-hand is covered by a bot and plays again when
+they come back."""
 
 from __future__ import annotations
 
@@ -155,6 +156,65 @@ def test_play_again_seats_everyone_again(browser, server):
     bo.assert_no_errors()
 
 
+def test_the_host_chooses_the_points_to_win_and_the_table_plays_to_them(browser, server, shots):
+    """docs/euchre.md "Winning": picked in the lobby, listed there, changed in the room, shown
+    to the guest and on the table's score panel; the game ends when a side first reaches it."""
+    ada = open_person(browser, server, "Ada", **DESK)
+    bo = open_person(browser, server, "Bo", **DESK)
+    code = sign_in_and_open(ada, points=7)
+    room = ada.page
+    expect(room.locator("input[data-rule=points][value='7']")).to_be_checked()
+    bo.page.goto("/")  # the lobby lists the table with its target (it looks every 5 s)
+    listed = bo.page.locator(f".waiting[data-code='{code}'] .chips")
+    expect(listed).to_contain_text("First to 7", timeout=15_000)
+    bo.page.goto(room.locator(".share-link").input_value())
+    expect(bo.page.locator(".rule-row[data-rule=points] .rule-value")).to_have_text("7")
+    bo.page.fill("input[name=name]", "Bo")
+    bo.page.click(".seat-card[data-seat='2'] [data-action=sit]")
+    expect(room.locator(".seat-card[data-seat='2'] .occupant")).to_have_text("Bo")
+
+    room.locator("input[data-rule=points][value='5']").check(force=True)
+    expect(bo.page.locator(".rule-row[data-rule=points]")).to_have_attribute("data-value", "5")
+    expect(bo.page.locator(".rule-row[data-rule=points] .rule-value")).to_have_text("5")
+    shot(ada, shots, "01-room-host")
+    shot(bo, shots, "02-room-guest")
+    room.click("button[name=start]")
+    for person in (ada, bo):
+        expect(person.page.locator("#app")).to_have_attribute("data-view", "game")
+        expect(person.page.locator(".rail .scores .label")).to_contain_text("first to 5")
+    shot(bo, shots, "03-table")
+
+    for _ in range(3000):
+        statuses = {person.page.evaluate(QUICK_MOVE, code) for person in (ada, bo)}
+        if statuses == {"over"}:
+            break
+    assert statuses == {"over"}
+    final = httpx.get(f"{server}/api/tables/{code}").json()
+    score, winner, last = final["score"], final["winner"], final["hands"][-1]
+    assert score[winner] >= 5 > score[1 - winner] and last["team"] == winner, score
+    assert score[winner] - last["points"] < 5, "the game ended on the hand that reached 5"
+    assert all(max(h["score"]) < 5 for h in final["hands"][:-1])
+    ada.assert_no_errors()
+    bo.assert_no_errors()
+
+
+def test_a_registered_hosts_last_points_to_win_are_where_their_next_table_starts(browser, server):
+    grace = open_person(browser, server, "Grace", **DESK)
+    page = grace.page
+    page.goto("/")
+    page.fill("input[name=name]", "Grace")
+    page.fill("input[name=password]", "grace's own 1906")
+    page.locator("input[data-rule=points][value='11']").check(force=True)
+    page.click("button[name=open]")
+    # Registering hashes the password first: slower than a guest's name.
+    expect(page.locator("#app")).to_have_attribute("data-view", "room", timeout=30_000)
+    expect(page.locator(".rule-row[data-rule=points]")).to_have_attribute("data-value", "11")
+    page.goto("/")
+    expect(page.locator("input[data-rule=points][value='11']")).to_be_checked()
+    expect(page.locator("input[data-rule=points][value='10']")).not_to_be_checked()
+    grace.assert_no_errors()
+
+
 def test_the_host_bans_during_the_game_from_the_host_menu(browser, server):
     ada, bo, _ = host_and_guest(browser, server, seat=2)
     ada.page.click("button[name=start]")
@@ -216,6 +276,12 @@ def test_seeds_stay_in_each_browser_until_the_start_and_one_withheld_is_left_out
     assert sorted(revealed) == [0, 1] and len(set(revealed.values())) == 2
     assert [e["seat"] for e in log if e["type"] == "SeedWithheld"] == [2]
     committed = {e["seat"]: e.get("commitment") for e in log if e["type"] == "SeatTaken"}
+    # The pages' requests reach `sent` only while a Playwright call runs: the reveals may have
+    # gone out after the last one (a page shows the game once the start is called).
+    for _ in range(100):
+        if all(any(seed in body for _, body in sent) for seed in revealed.values()):
+            break
+        ada.page.wait_for_timeout(100)
     for seat, seed in revealed.items():
         assert committed[seat] == hashlib.sha256(bytes.fromhex(seed)).hexdigest()
         carrying = [n for n, (_, body) in enumerate(sent) if seed in body]

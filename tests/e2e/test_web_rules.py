@@ -50,3 +50,25 @@ def test_from_a_table_the_rules_open_in_a_tab_of_their_own(browser, server):
     expect(rules.locator("#app")).to_have_attribute("data-view", "rules")
     expect(ada.page.locator("#app")).to_have_attribute("data-view", "room")
     ada.assert_no_errors()
+
+
+def test_a_french_page_shows_the_french_rules_and_their_links_land(browser, server):
+    """The rules come in the page's language, and a section keeps its English id, so the
+    French page's own links (and a link shared from an English page) land on it."""
+    ada = open_person(browser, server, "Ada", locale="fr-FR")
+    page = ada.page
+    page.goto("/")
+    page.get_by_role("link", name="Règles").click()
+    expect(page.locator("#app")).to_have_attribute("data-view", "rules")
+    expect(page.locator(".rules-text")).to_have_attribute("lang", "fr")
+    expect(page.get_by_role("heading", name="L’euchre de la famille")).to_be_visible()
+    expect(page.locator("#rule-house-rules")).to_have_text("Règles maison")
+    expect(page.get_by_role("region", name="Les points : tableau 1")).to_be_attached()
+
+    page.locator(".rules-text a", has_text="le donneur est collé").first.click()
+    expect(page).to_have_url(f"{server}/#/rules/stick-the-dealer")
+    section = page.locator("#rule-stick-the-dealer")
+    expect(section).to_have_text("Le donneur est collé")
+    expect(section).to_be_in_viewport()
+    expect(section).to_be_focused()
+    ada.assert_no_errors()

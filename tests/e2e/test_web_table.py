@@ -9,6 +9,7 @@ import httpx
 import pytest
 from browser_kit import (
     GAME,
+    Person,
     make_move,
     moved_on,
     next_hand,
@@ -633,6 +634,24 @@ def test_a_banner_never_covers_a_plate(browser, server, shots):
         person.page.context.close()
 
 
+def play_until_burying(person: Person, server: str, code: str) -> dict:
+    """Plays on until this person, dealing, has six cards and one to bury (they pick the card up
+    whenever they deal); the state then."""
+    while True:
+        s = wait_for_my_move(person)
+        if s["phase"] == "discard":
+            return s
+        if s["phase"] == "scored":
+            next_hand(person)
+            continue
+        dealer = httpx.get(f"{server}/api/tables/{code}").json()["dealer"]
+        if s["phase"] == "bid1" and dealer == int(s["you"]):
+            person.page.click("[data-move=order]")
+        else:
+            make_move(person)
+        moved_on(person, s["seq"])
+
+
 def test_the_dealer_picks_a_card_to_bury_and_can_change_their_mind_before_burying_it(
     browser, server, shots
 ):
@@ -640,20 +659,7 @@ def test_the_dealer_picks_a_card_to_bury_and_can_change_their_mind_before_buryin
     code = sign_in_and_open(ada)
     start_with_bots(ada)
     page = ada.page
-    while True:  # until Ada buries a card: she picks the card up whenever she deals
-        s = wait_for_my_move(ada)
-        if s["phase"] == "discard":
-            break
-        if s["phase"] == "scored":
-            next_hand(ada)
-            continue
-        dealer = httpx.get(f"{server}/api/tables/{code}").json()["dealer"]
-        if s["phase"] == "bid1" and dealer == int(s["you"]):
-            page.click("[data-move=order]")
-        else:
-            make_move(ada)
-        moved_on(ada, s["seq"])
-
+    s = play_until_burying(ada, server, code)
     hand = page.locator(".hand .card")
     expect(hand).to_have_count(6)
     hand.nth(0).click()

@@ -41,7 +41,10 @@ async def test_passwords_are_hashed_at_a_low_priority_that_is_never_starved():
     """The idle class (and niceness 19) left a sign-in waiting out a busy box's every busy
     spell: 112 s (30 s) for one hash on 2 cores kept busy by four processes."""
     niceness = await _off_loop(os.getpriority, os.PRIO_PROCESS, 0)
-    assert niceness == min(os.getpriority(os.PRIO_PROCESS, 0) + HASH_NICENESS, 19) < 19
+    # Below the process's own, short of the idle end (unless the process is there already:
+    # a run under `nice` is no reason to fail).
+    assert 0 < HASH_NICENESS < 19
+    assert niceness == min(os.getpriority(os.PRIO_PROCESS, 0) + HASH_NICENESS, 19)
     assert await _off_loop(os.sched_getscheduler, 0) == os.SCHED_OTHER
 
 

@@ -20,7 +20,7 @@ from domain.review import played_hands, review
 from infra.db import create_engine
 from infra.eventstore import NewEvent
 from infra.follower import rebuild
-from infra.reviews import SOLVING_NICENESS, Reviews, hand_reviews
+from infra.reviews import PLAYED_BY, SOLVING_NICENESS, Reviews, hand_reviews
 
 pytestmark = pytest.mark.anyio
 PEOPLE = [("ada", True), None, ("bo", False), None]
@@ -97,11 +97,12 @@ async def test_a_hand_reviewed_as_it_ends_reads_its_own_cards_not_the_games(
     ends = [n + 1 for n, e in enumerate(events) if isinstance(e, ev.HandScored)]
     assert len(ends) >= 4
     read: list[int] = []
+    rules: list[int] = []
     read_streams = store.read_streams
 
-    async def counted(*args, **kwargs):
-        logs = await read_streams(*args, **kwargs)
-        read.append(sum(map(len, logs.values())))
+    async def counted(codes, types, *args, **kwargs):
+        logs = await read_streams(codes, types, *args, **kwargs)
+        (read if types == PLAYED_BY else rules).append(sum(map(len, logs.values())))
         return logs
 
     monkeypatch.setattr(store, "read_streams", counted)
@@ -110,8 +111,10 @@ async def test_a_hand_reviewed_as_it_ends_reads_its_own_cards_not_the_games(
         await store.append("LIVE", start, [NewEvent(*to_record(e)) for e in events[start:end]])
         await model.catch_up()
     assert await model.of("LIVE", 99) == [review(h) for h in played_hands(events)]
-    # A hand's cards played, its tricks and its score: 26 events at most.
-    assert len(read) == len(ends) and max(read) <= 26
+    # A hand's deal, bids (eight at most), cards played, tricks and score: 35 events at most;
+    # and of the rest of the log only the table's opening, for its house rules.
+    assert len(read) == len(ends) and max(read) <= 35
+    assert rules == [1] * len(ends)
 
 
 async def test_a_long_history_is_reviewed_a_portion_at_a_time(engine, store):

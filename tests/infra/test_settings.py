@@ -27,6 +27,8 @@ def test_each_limit_can_be_changed_or_turned_off():
         ("EUCHRE_LIMIT_MOVES_PER_PLAYER", "lots"),
         ("EUCHRE_SECURE_COOKIES", "always"),
         ("EUCHRE_SIGNED_HEADS", "sometimes"),
+        ("EUCHRE_LOG_LEVEL", "loud"),
+        ("EUCHRE_LOG_FORMAT", "xml"),
     ],
 )
 def test_bad_values_name_the_variable(variable, value):
@@ -42,3 +44,30 @@ def test_heads_are_signed_unless_turned_off():
 def test_secure_cookies_default_to_auto():
     assert Settings.from_env({}).secure_cookies == "auto"
     assert Settings.from_env({"EUCHRE_SECURE_COOKIES": "ON"}).secure_cookies == "on"
+
+
+def test_a_misspelt_variable_is_refused_naming_the_one_it_likely_meant():
+    """Ignored before: EUCHRE_DATABSE_URL silently meant the embedded database."""
+    with pytest.raises(
+        SettingsError, match=r"EUCHRE_DATABSE_URL \(did you mean EUCHRE_DATABASE_URL\?\)"
+    ):
+        Settings.from_env({"EUCHRE_DATABSE_URL": "postgresql://db/euchre"})
+    with pytest.raises(
+        SettingsError, match=r"EUCHRE_LIMIT_MOVES_PER_PLAYR .*LIMIT_MOVES_PER_PLAYER"
+    ):
+        Settings.from_env({"EUCHRE_LIMIT_MOVES_PER_PLAYR": "off"})
+    with pytest.raises(SettingsError, match=r"^EUCHRE_NOTHING_LIKE_IT: not a setting"):
+        Settings.from_env({"EUCHRE_NOTHING_LIKE_IT": "1"})
+
+
+def test_every_name_the_service_reads_and_the_tests_own_are_let_through():
+    settings = Settings.from_env(
+        {
+            "EUCHRE_LIMIT_MOVES_PER_PLAYER": "off",
+            "EUCHRE_STREAMS_PER_ADDRESS": "3",
+            "EUCHRE_TEST_DATABASE_URL": "postgresql://elsewhere/test",
+            "EUCHRE_BENCH_REDIS_URL": "redis://elsewhere",
+            "PATH": "/usr/bin",
+        }
+    )
+    assert settings.stream_limits.per_address == 3

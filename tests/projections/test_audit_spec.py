@@ -1,8 +1,8 @@
 """An auditor's verifier written from docs/audit.md and docs/euchre.md alone: plain Python
 (json, hashlib, hmac), none of our code but to make the exports it reads. It checks the chain,
 the seed's commitment, the seals, the first dealer, every deal, every trick's winner, every
-hand's score and the game's end, in both format versions. If it disagrees with our engine,
-one of the pages or the engine is wrong."""
+hand's score and the game's end at the house rules' target, in both format versions. If it
+disagrees with our engine, one of the pages or the engine is wrong."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ import pytest
 from log_kit import recorded
 from rated_kit import committed_game, finished_game
 
+from domain import events as ev
 from projections.audit import export
 
 DECK = [
@@ -125,16 +126,22 @@ def deal(seed: str, n: int, dealer: int) -> tuple[list[list[str]], str, list[str
 
 
 def suit_of(card: str, trump: str) -> str:
-    """The left bower belongs to trump."""
+    """The left bower belongs to trump; in no trump ("N") every card is of its own suit."""
+    if trump == "N":
+        return card[1]
     return trump if card == "J" + SAME_COLOUR[trump] else card[1]
 
 
 def power(card: str, trump: str, led: str) -> int:
+    """In no trump there are no bowers: the highest of the suit led wins, jacks between the
+    ten and the queen."""
+    order = "9TJQKA"
+    if trump == "N":
+        return 10 + order.index(card[0]) if card[1] == led else 0
     if card == "J" + trump:
         return 100
     if card == "J" + SAME_COLOUR[trump]:
         return 99
-    order = "9TJQKA"
     if suit_of(card, trump) == trump:
         return 50 + order.index(card[0])
     if suit_of(card, trump) == led:
@@ -181,6 +188,7 @@ def audit(lines: list[dict]) -> dict:
     given: dict[int, str | None] = {}
     committed: dict[int, str | None] = {}
     score = [0, 0]
+    target = opened["settings"].get("points", 10)  # "Winning": a log without it was to 10
     trump = maker = None
     alone = lone = False
     plays: list[tuple[int, str]] = []
@@ -191,7 +199,9 @@ def audit(lines: list[dict]) -> dict:
         if kind in ("SeatTaken", "SeatLeft", "BotSeated") and "contributions" not in seen:
             given[e["seat"]] = e.get("contribution") if kind == "SeatTaken" else None
             committed[e["seat"]] = e.get("commitment") if kind == "SeatTaken" else None
-        if kind == "StartCalled":
+        if kind == "SettingsChanged":
+            target = e["settings"].get("points", 10)
+        elif kind == "StartCalled":
             assert e["asked"] == [n for n in range(4) if committed.get(n)]
         elif kind == "SeedRevealed":
             pledge = hashlib.sha256(bytes.fromhex(e["seed"])).hexdigest()
@@ -207,6 +217,7 @@ def audit(lines: list[dict]) -> dict:
             first = draw(words(seed, b"euchre/first-dealer"), 4)
             assert e["first_dealer"] == first
         elif kind == "HandDealt":
+            assert max(score) < target, "no hand is dealt once the game is won"
             assert e["dealer"] == (first + e["deal_no"] - 1) % 4
             assert (e["hands"], e["up"], e["kitty"]) == deal(seed, e["deal_no"], e["dealer"])
             trump, maker, alone, lone, taken = None, None, False, False, [0, 0]
@@ -232,8 +243,9 @@ def audit(lines: list[dict]) -> dict:
             assert (e["team"], e["points"], e["score"]) == (team, won, score)
             seen["hands"] += 1
         elif kind == "GameWon":
-            assert max(score) >= 10 and e["score"] == score
+            assert max(score) >= target and e["score"] == score
             assert e["team"] == score.index(max(score))
+            seen["target"] = target
     assert events[-1]["type"] == "GameWon" or any(e["type"] == "GameWon" for e in events)
     return seen
 
@@ -249,6 +261,17 @@ def test_the_pages_alone_reproduce_every_deal_trick_and_score(seed):
     assert seen["sealed"] >= seen["deals"]
 
 
+@pytest.mark.parametrize("points", [5, 7, 11, 15])
+def test_the_pages_alone_end_the_game_at_the_target_the_host_chose(points):
+    """A whole game to another target, each hand and the end checked as the pages say."""
+    people = [("ada", True), None, None, None]
+    events = finished_game("SPEC", points, people, "hard", settings={"points": points})
+    lines = msgspec.json.decode(msgspec.json.encode(export("SPEC", recorded("SPEC", events))))
+    assert lines[1]["settings"]["points"] == points
+    seen = audit(lines)
+    assert seen["target"] == points and seen["hands"] >= 1
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_the_pages_alone_check_seeds_revealed_at_the_start(seed):
     seeds = {"ada": "a1" * 32, "bo": "b0" * 32, "cy": "c9" * 32}
@@ -262,8 +285,10 @@ def test_the_pages_alone_check_seeds_revealed_at_the_start(seed):
 def test_the_pages_alone_check_a_version_1_log_as_it_was_written(name):
     """Logs written before seals (tests/projections/v1, exported by the server as it was then)."""
     text = (Path(__file__).parent / "v1" / f"{name}.ndjson").read_text()
-    seen = audit([json.loads(line) for line in text.splitlines()])
-    assert seen["hands"] >= 5 and seen["sealed"] == 0
+    lines = [json.loads(line) for line in text.splitlines()]
+    assert "points" not in lines[1]["settings"]  # written before the target could be chosen
+    seen = audit(lines)
+    assert seen["hands"] >= 5 and seen["sealed"] == 0 and seen["target"] == 10
 
 
 # docs/audit.md "Signed heads", "The public log" ---------------------------------------------
@@ -343,3 +368,15 @@ def test_the_pages_alone_check_a_signed_head_and_a_games_place_in_the_public_log
     signed = signer.sign(tree_message(7, root.hex()))
     tree_statement = {"root": root.hex(), "size": 7, "statement": "tree"}
     assert ed25519_valid(signer.key, canonical(tree_statement), signed)
+
+
+@pytest.mark.parametrize("seed", [9, 19, 24, 26])
+def test_the_pages_alone_check_games_with_no_trump_calls(seed):
+    """House rule `no_trump` on: in these games random legal moves call no trump (round two
+    is rare), and each such hand's tricks and score are checked as the pages say."""
+    people = [("ada", True), None, None, None]
+    events = finished_game("SPEC", seed, people, "hard", settings={"no_trump": "on"})
+    assert any(isinstance(e, ev.TrumpCalled) and e.suit == "N" for e in events)
+    lines = msgspec.json.decode(msgspec.json.encode(export("SPEC", recorded("SPEC", events))))
+    seen = audit(lines)
+    assert seen["hands"] >= 1

@@ -133,8 +133,17 @@ def tour() -> Iterator[tuple[str, list[ev.Event]]]:
     )
     while all(d.seat != 0 for d in deciding(state)):
         state = played(state, stalled, legal(state, deciding(state)[0].seat)[0])
-    played(state, stalled, cmd.EndStalled(seat=0))
+    played(state, stalled, cmd.AskHint(player="p0"), cmd.EndStalled(seat=0))
     yield "STALLED", stalled
+    closed: list[ev.Event] = []
+    played(
+        State(),
+        closed,
+        cmd.OpenTable(code="SHUT", host="p0", name="P0", seed=seed_of("SHUT")),
+        cmd.StartGame(player="p0"),
+        cmd.CloseTable(reason="closed for the night"),
+    )
+    yield "SHUT", closed
     rare = {"FarmerSwapped", "FarmerKept", "HandThrownIn"}
     for n in range(500):
         if not rare:

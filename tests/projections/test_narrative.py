@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+from rated_kit import finished_game
+
 from domain import commands as cmd
 from domain import deciding, legal
 from domain.game import apply
@@ -58,3 +60,11 @@ def test_the_story_tells_the_hands_and_the_peoples_doings_in_order():
     assert sum("Trick 1:" in line for line in told) == sum(
         type(e).__name__ == "HandScored" for e in events
     )
+
+
+def test_a_no_trump_call_is_told_as_no_trump():
+    """A game where someone called no trump (house rule `no_trump`): the story says so."""
+    events = finished_game(
+        "STORY", 9, [("ada", True), None, None, None], "hard", None, {"no_trump": "on"}
+    )
+    assert "calls no trump" in "\n".join(narrate(events))

@@ -403,3 +403,41 @@ def test_a_stalled_game_charges_the_staller_alone():
     assert [s.status for s in out] == ["abandoned", "stalled", "abandoned", "bot"]
     assert out[1].after.mu < SETTLED.mu and not out[1].won
     assert out[0].after is None and out[2].after is None
+
+
+def test_a_hinted_win_is_not_credited_and_a_hinted_loss_counts():
+    """docs/ratings.md "Integrity": a hint is the expert's play, so a win after one isn't the
+    person's; a loss still counts, so asking for a hint can't dodge one."""
+    hinted = [*hands(2), ev.HintGiven(seat=0), *hands(3)]
+    (alone, *bots) = results(log(*hinted, winner=0))
+    assert alone.status == "hinted" and not alone.won and alone.after is None
+    assert [b.status for b in bots] == ["bot"] * 3
+    # With another registered seat the game is rated, and only the hinted seat's win is void.
+    seats = [person(0, "ada"), person(2, "bo")]
+    (won, _, partner, _) = results(log(*hinted, seats=seats, winner=0))
+    assert won.status == "hinted" and not won.won and won.after is None
+    assert partner.status == "rated" and partner.won
+    (lost, *_) = results(log(*hinted, winner=1))
+    assert lost.status == "rated" and not lost.won and lost.after.mu < NEW.mu
+    (plain, *_) = results(log(*hands(5), winner=0))
+    assert plain.status == "rated" and plain.won and plain.after.mu > NEW.mu
+
+
+@pytest.mark.parametrize(
+    ("points", "rated"), [(5, False), (7, False), (10, True), (11, True), (15, True)]
+)
+def test_a_game_to_fewer_than_10_points_rates_nobody_and_says_why(points, rated):
+    """docs/ratings.md "Who is rated": the fewer the hands, the more the cards decide a game,
+    and a string of short games against stronger sides would be a cheap climb. The target
+    counts as it stood at the start: a host changing it in the waiting room changes it."""
+    changed = ev.SettingsChanged(settings=HouseRules(points=points))
+    events = log()
+    events.insert(1, changed)  # in the waiting room, before anyone sat
+    for winner in (0, 1):
+        events[-1] = ev.GameWon(team=winner, score=[points, 0] if winner == 0 else [0, points])
+        (ada, *bots) = results(events)
+        assert [b.status for b in bots] == ["bot"] * 3
+        if rated:
+            assert ada.status == "rated" and ada.after is not None
+        else:
+            assert ada.status == "short" and ada.after is None and not ada.won

@@ -24,7 +24,8 @@ class Player:
     def request(self, method: str, path: str, **kw: Any) -> httpx.Response:
         # Cookies are for browsers; tests identify players by their bearer token only.
         self.api.http.cookies.clear()
-        return self.api.http.request(method, path, headers=self.headers, **kw)
+        headers = {**self.headers, **kw.pop("headers", {})}
+        return self.api.http.request(method, path, headers=headers, **kw)
 
     def ok(self, method: str, path: str, **kw: Any) -> dict:
         response = self.request(method, path, **kw)

@@ -11,7 +11,7 @@ import msgspec
 import psycopg
 import pytest
 from log_kit import chained
-from rated_kit import append_game, finished_game
+from rated_kit import finished_game, log_game
 
 from domain import events as ev
 from infra.db import create_engine
@@ -23,17 +23,6 @@ from projections.transparency import Consistency, Inclusion, TreeHead, consisten
 from services.cli import main
 
 PEOPLE = [("ada", True), ("gus", False), None, None]
-
-
-def log_game(database_url: str, code: str, events: list) -> None:
-    async def go() -> None:
-        store = await EventStore.open(database_url, size=1)
-        try:
-            await append_game(store, code, events)
-        finally:
-            await store.close()
-
-    asyncio.run(go())
 
 
 @pytest.fixture

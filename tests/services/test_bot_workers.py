@@ -11,6 +11,7 @@ import time
 import dramatiq
 import httpx
 import pytest
+from broker_kit import Dealt
 from http_kit import Server
 from log_kit import answered_decisions
 
@@ -100,13 +101,15 @@ async def test_the_same_message_twice_appends_one_move(database_url, broker_url,
     pending = deciding(await quiet.load("TWICE"))[0]
     assert pending.seat != host
     with BotRuntime(database_url, broker_url, 0.0, namespace=namespace, sweep=False) as bots:
+        turns = Dealt(BOT_TURN)
+        bots.broker.add_middleware(turns)
         bots.send("TWICE", pending.key, 0.0)
         bots.send("TWICE", pending.key, 0.0)
         deadline = time.monotonic() + 30
         while deciding(state := await quiet.load("TWICE"))[0].seat != host:
             assert time.monotonic() < deadline
             await asyncio.sleep(0.05)
-        await asyncio.sleep(0.5)  # time for the duplicate to land, if it were going to
+        await turns.all_dealt_with()  # the duplicate too: had it moved, it would have by now
     assert (await quiet.load("TWICE")).seq == state.seq
     assert await each_decision_answered_once(store, "TWICE") == 3  # three bids, once each
 

@@ -99,6 +99,53 @@ def test_help_describes_every_subcommand_argument_and_variable() -> None:
         assert variable in shown, f"`euchre --help` doesn't name {variable}"
 
 
+def test_version_says_which_release() -> None:
+    done = _run("--version")
+    assert done.returncode == 0 and re.fullmatch(r"euchre \d+\.\d+\.\d+\n", done.stdout), done
+
+
+def test_the_api_alone_needs_the_service_s_servers_named() -> None:
+    done = _run("api")
+    assert done.returncode == 2
+    assert done.stderr.strip().startswith(
+        "euchre api: set EUCHRE_DATABASE_URL and EUCHRE_REDIS_URL"
+    )
+    assert "Traceback" not in done.stderr
+
+
+def test_the_api_alone_serves_with_no_worker_and_no_embedded_server(
+    database_url: str, redis_url: str, data_dir: Path
+) -> None:
+    """docs/scaling.md's API processes behind a load balancer: `euchre api` serves from the
+    service's own servers; the bots are `euchre worker`'s."""
+    port = _free_port()
+    server = subprocess.Popen(
+        [*EUCHRE, "api", "--port", str(port)],
+        env=_env(
+            EUCHRE_DATABASE_URL=database_url,
+            EUCHRE_REDIS_URL=redis_url,
+            EUCHRE_DATA_DIR=str(data_dir),
+        ),
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        said = _read_until(server, "serving on")
+        assert f"http://127.0.0.1:{port}/" in said, said
+        assert "embedded" not in said and "worker" not in said, said
+        assert httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=10).status_code == 200
+        assert _children(server.pid) == [], "nothing started beside the API"
+        # Its signing key, made at first start; no embedded server's data.
+        assert [p.name for p in data_dir.iterdir()] == ["signing-keys.json"]
+    finally:
+        server.send_signal(signal.SIGINT)
+        _, err = server.communicate(timeout=60)
+    assert server.returncode == 0, err
+    assert "Traceback" not in err, err
+
+
 def test_tournament_help_names_its_levels() -> None:
     shown = _run("tournament", "--help").stdout
     assert "LEVEL_A" in shown and "LEVEL_B" in shown

@@ -6,12 +6,13 @@ refused with 422 naming the cards in the way, and the log doesn't move; another 
 from __future__ import annotations
 
 import random
+import re
 import time
 
 import httpx
 from test_http_game import assert_keeps_secrets, choose, public_cards
 
-from domain.cards import INDEX, SUITS
+from domain.cards import CODES, INDEX, SUITS, card_words
 from domain.claim import out_of_play, verdict
 
 
@@ -87,7 +88,10 @@ def test_a_certain_claim_is_taken_and_a_false_one_refused_over_http(api):
             problem = answer.json()
             assert answer.headers["content-type"].startswith("application/problem+json")
             assert "aren't certain from your cards" in problem["detail"]
-            named = set(problem["detail"].split(": ", 1)[1].split(" could")[0].split(", "))
+            words = re.split(r", | or ", problem["detail"].split(": ", 1)[1].split(" could")[0])
+            trump = SUITS.index(v["trump"])
+            by_words = {card_words(INDEX[c], trump): c for c in CODES}
+            named = {by_words[w] for w in words}  # every card named in words, no code
             played = {p["card"] for t in v["tricks"] for p in t["cards"]}
             # The turned card may be named: a dealer who picked it up may hold it still.
             assert named and not named & (set(v["hand"]) | played)

@@ -110,12 +110,16 @@ def test_the_moves_body_is_a_tagged_union_with_enums(schema):
         "JS" in play["properties"]["card"]["enum"] and len(play["properties"]["card"]["enum"]) == 24
     )
     assert play["properties"]["seq"] and "card" in play["required"]
-    assert members["call"]["properties"]["suit"]["enum"] == ["S", "H", "D", "C"]
+    assert members["call"]["properties"]["suit"]["enum"] == ["S", "H", "D", "C", "N"]
     level = _resolve(schema, schema["components"]["schemas"]["BotLevel"])["properties"]["level"]
     assert level["enum"] == ["easy", "medium", "hard", "expert"]
     rules = schema["components"]["schemas"]["HouseRules"]["properties"]
     assert {"on", "off"} <= set(rules["alone"]["enum"])
     assert {"brisk", "relaxed"} <= set(rules["bot_pace"]["enum"])
+    assert {"on", "off"} <= set(rules["no_trump"]["enum"])
+    points = rules["points"]  # a number, not a string like the rest
+    assert [v for v in points["enum"] if v is not None] == [5, 7, 10, 11, 15]
+    assert "integer" in points["type"] and "wins the game" in points["description"]
     seed_hash = schema["components"]["schemas"]["SignedView"]["properties"]["seed_hash"]
     assert "32 bytes" in seed_hash["description"]
 
@@ -264,6 +268,8 @@ def test_a_database_that_stops_answering_is_503_not_500(api, database_url, base_
             assert health.json()["database"].startswith("down")
             ready = api.http.get("/api/health/ready")
             assert ready.status_code == 503 and ready.json()["status"] == "unready"
+            live = api.http.get("/api/health/live")
+            assert live.status_code == 200 and live.json() == {"status": "live"}
         finally:
             admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true')
 
@@ -283,7 +289,7 @@ def test_the_view_names_its_cards_suits_levels_and_phases_as_enums(schema):
     cards = enum(view["hand"])
     assert len(cards) == 24 and "JS" in cards
     assert enum(view["up"]) == cards and enum(view["buried"]) == cards
-    assert enum(view["trump"]) == ["S", "H", "D", "C"]
+    assert enum(view["trump"]) == ["S", "H", "D", "C", "N"]  # "N": no trump
     assert enum(view["bots"]) == ["easy", "medium", "hard", "expert"]
     assert "bid1" in enum(view["phase"]) and "over" in enum(view["status"])
     seat = _resolve(schema, view["seats"]["items"])["properties"]
@@ -318,6 +324,23 @@ def test_health_asks_rabbitmq_when_it_is_the_broker(database_url, redis_url, rab
             assert httpx.get(f"{url}/api/health/ready").status_code == 200
 
 
+def test_a_redis_that_never_answers_leaves_the_process_ready_at_once(database_url):
+    """A Redis that takes connections and never answers (a host gone silent) is named as
+    missing within a second or so: readiness waits on nothing but the database, so a load
+    balancer's check doesn't time out and take every API process out."""
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(64)  # connections complete in the kernel, and nobody ever reads them
+        url = f"redis://127.0.0.1:{silent.getsockname()[1]}/0"
+        with Server(create_app(database_url, url)) as base:
+            started = time.monotonic()
+            ready = httpx.get(f"{base}/api/health/ready", timeout=10)
+            waited = time.monotonic() - started
+    assert ready.status_code == 200, ready.text
+    assert ready.json()["missing"] == ["redis down: TimeoutError"]
+    assert waited < 3, f"readiness waited {waited:.1f} s on a silent Redis"
+
+
 def test_health_says_degraded_while_no_bot_worker_is_alive(database_url, redis_url):
     """Every server answering is not a service working: with its worker gone no table
     moves, and health says so (a worker beats in Redis), while the API stays ready."""
@@ -327,10 +350,17 @@ def test_health_says_degraded_while_no_bot_worker_is_alive(database_url, redis_u
         assert alone.json()["status"] == "degraded" and alone.json()["workers"] == 0
         assert "no bot worker alive" in alone.json()["degraded"]
         ready = httpx.get(f"{url}/api/health/ready")
-        assert ready.status_code == 200 and ready.json() == {"status": "ready", "database": "ok"}
+        assert ready.status_code == 200
+        assert ready.json() == {
+            "status": "ready",
+            "database": "ok",
+            "missing": ["no bot worker alive"],
+        }
         with BotRuntime(database_url, redis_url, presence_url=redis_url, sweep=False):
             working = httpx.get(f"{url}/api/health").json()
             assert working == {"status": "ok", "database": "ok", "broker": "ok", "workers": 1}
+            ready = httpx.get(f"{url}/api/health/ready").json()
+            assert ready == {"status": "ready", "database": "ok", "missing": []}
         assert httpx.get(f"{url}/api/health").json()["workers"] == 0
 
 

@@ -9,6 +9,7 @@ import pytest
 from http_kit import PASSWORD
 from rated_kit import append_game, finished_game
 
+from domain import events as ev
 from infra.db import create_engine
 from infra.eventstore import EventStore
 from infra.ratings import Ratings
@@ -116,3 +117,45 @@ def test_a_game_under_way_has_no_ratings_yet(api):
     host = api.player("Host")
     host.ok("POST", "/api/tables", json={"code": "WAIT"})
     assert host.ok("GET", "/api/tables/WAIT")["ratings"] is None
+
+
+def test_a_hinted_win_is_not_credited_and_a_hinted_loss_counts(api, database_url):
+    """docs/ratings.md "Integrity": Ada, alone with bots, took a hint in two games; the worker
+    credits neither win but charges the loss, and her finished table says why."""
+    ada = register(api, "Ada")
+    people = [(ada["id"], True), None, None, None]
+    found: dict[bool, tuple[str, list]] = {}
+    for n in range(100):  # random play: a game Ada's side wins and one it loses
+        events = finished_game(f"HINT{n}", n, people, "easy")
+        won = next(e for e in events if isinstance(e, ev.GameWon)).team == 0
+        found.setdefault(won, (f"HINT{n}", events))
+        if len(found) == 2:
+            break
+    games = []
+    for code, events in found.values():
+        dealt = next(n for n, e in enumerate(events) if isinstance(e, ev.HandDealt))
+        games.append((code, [*events[: dealt + 1], ev.HintGiven(seat=0), *events[dealt + 1 :]]))
+    log_games(database_url, games)
+    stats = api.http.get(f"/api/players/{ada['id']}").json()["stats"]
+    assert (stats["games"], stats["won"], stats["lost"]) == (1, 0, 1)
+    shown = api.http.get(f"/api/tables/{found[True][0]}").json()["ratings"]
+    assert shown["status"] == "rated"
+    assert shown["seats"][0]["status"] == "hinted" and shown["seats"][0]["after"] is None
+    lost = api.http.get(f"/api/tables/{found[False][0]}").json()["ratings"]["seats"][0]
+    assert lost["status"] == "rated" and lost["after"]["mu"] < lost["before"]["mu"]
+
+
+def test_a_game_to_5_points_is_kept_but_not_rated(api, database_url):
+    """docs/ratings.md "Who is rated": the worker keeps a short game seat by seat, rating
+    nobody, and the finished table says why."""
+    ada = register(api, "Ada")
+    people = [(ada["id"], True), None, None, None]
+    events = finished_game("SHORT", 1, people, "easy", settings={"points": 5})
+    won = next(e for e in events if isinstance(e, ev.GameWon))
+    assert won.score[won.team] >= 5 > won.score[1 - won.team]
+    log_games(database_url, [("SHORT", events)])
+    body = api.http.get(f"/api/players/{ada['id']}").json()
+    assert body["stats"]["games"] == 0 and body["recent"] == []
+    assert body["rating"] == {"mu": 1500.0, "sigma": 350.0, "display": 450}
+    seats = api.http.get("/api/tables/SHORT").json()["ratings"]["seats"]
+    assert seats[0]["status"] == "short" and seats[0]["after"] is None

@@ -58,6 +58,25 @@ def test_a_finished_games_reviews_cover_every_hand(api, database_url):
     )
 
 
+def test_each_review_carries_the_bids_judged_over_likely_deals(api, database_url):
+    events = finished_game("BIDS", 9, PEOPLE, "hard")
+    log_and_review(database_url, "BIDS", events)
+    body = api.http.get("/api/tables/BIDS/reviews").json()
+    calls = [b for h in body["hands"] for b in h["bids"] if b["made"]["bid"] != "pass"]
+    assert calls, "a game's calls are judged"
+    for h in body["hands"]:
+        for b in h["bids"]:
+            assert set(b) == {"seat", "round", "made", "others", "deals", "costly"}
+            assert set(b["made"]) == {"bid", "suit", "alone", "points", "euchred"}
+            assert 8 <= b["deals"] <= 20 and 0 <= b["made"]["euchred"] <= b["deals"]
+            if b["made"]["bid"] != "pass":
+                assert b["seat"] == h["maker"]
+            else:
+                assert b["costly"] and b["others"][0]["bid"] in ("order", "call")
+    schema = api.http.get("/schema/openapi.json").json()["components"]["schemas"]
+    assert "BidReview" in schema and "bids" in schema["HandReview"]["properties"]
+
+
 def test_a_private_tables_reviews_are_its_players_alone(api):
     ada = api.player("Ada")
     ada.ok("POST", "/api/tables", json={"code": "HUSH", "settings": {"spectators": "off"}})

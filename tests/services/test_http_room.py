@@ -316,9 +316,12 @@ def test_a_registered_hosts_house_rules_pre_fill_their_next_table(api):
         "/api/tables", json={"code": "FIRST", "settings": {"farmers": "on"}}, headers=grace
     )
     assert me(grace)["house_rules"]["farmers"] == "on"
-    api.http.patch("/api/tables/FIRST/settings", json={"canadian": "on"}, headers=grace)
+    api.http.patch(
+        "/api/tables/FIRST/settings", json={"canadian": "on", "points": 7}, headers=grace
+    )
     kept = me(grace)["house_rules"]
     assert (kept["farmers"], kept["canadian"], kept["stick_dealer"]) == ("on", "on", "on")
+    assert kept["points"] == 7
     guest.ok("POST", "/api/tables", json={"code": "GUESTS", "settings": {"farmers": "on"}})
     assert me(guest.headers)["house_rules"] is None  # a guest's aren't kept
 

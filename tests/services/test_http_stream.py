@@ -14,6 +14,7 @@ import pytest
 from http_kit import Server, sse_events
 from log_kit import recorded
 from msgspec.structs import replace
+from prometheus_client.parser import text_string_to_metric_families
 
 from domain import commands as cmd
 from domain import deciding, legal
@@ -21,6 +22,7 @@ from domain.decider import decide_and_fold
 from domain.game import opening
 from domain.seat_view import table_json, view_json
 from domain.state import State
+from infra import metrics
 from infra.db import create_engine
 from infra.doorbell import Doorbell
 from infra.eventstore import EventStore
@@ -214,8 +216,8 @@ def test_a_crowd_is_handed_each_state_a_share_at_a_time_in_order_with_requests_b
         watchers = [stream.Watcher() for _ in range(7 * stream.SHARE + 3)]
         feed.watchers.update(watchers)
         handed: list[int] = []  # how many watchers held the newest state, at each turn
-        feed._show([(State(seq=2), None), (State(seq=3), None)])
-        feed._show([(State(seq=4), None)])
+        feed._show([(State(seq=2), None), (State(seq=3), None)], time.time(), stream.VIA["read"])
+        feed._show([(State(seq=4), None)], time.time(), stream.VIA["read"])
         while feed._hander is not None:
             await asyncio.sleep(0)  # a request's step, between the shares
             handed.append(sum(w.queue.qsize() for w in watchers))
@@ -331,7 +333,8 @@ def test_a_feed_shows_what_folding_a_commands_events_again_would_and_keeps_its_f
     every_rule = dict.fromkeys(
         ("stick_dealer", "alone", "defend_alone", "farmers", "canadian"), "on"
     )
-    several = 0
+    several = forked = 0
+    counted = chain_failures()
     for _ in range(6):
         log = opening(f"{rng.getrandbits(256):064x}", every_rule, code="T")
         state = fold_records(recorded("T", log))
@@ -344,6 +347,7 @@ def test_a_feed_shows_what_folding_a_commands_events_again_would_and_keeps_its_f
             if rng.random() < 0.05:  # a head the feed's own chain doesn't reach: not shown
                 feed.committed(replace(after, head=(after.seq, "00" * 32)), events)
                 assert feed.state is state
+                forked += 1
             after = replace(after, head=(after.seq, hashes[-1]))
             feed.committed(after, events)
             folded = list(stable_after(events, state, hashes))
@@ -354,6 +358,18 @@ def test_a_feed_shows_what_folding_a_commands_events_again_would_and_keeps_its_f
             log += events
             state = after
     assert several > 100, "commands of several events, each folded again but for the last"
+    assert forked and chain_failures() - counted == forked, "each one counted, for alerts"
+
+
+def chain_failures() -> float:
+    """The feeds' chain failures this process counted, as its /metrics says."""
+    return sum(
+        sample.value
+        for family in text_string_to_metric_families(metrics.render().decode())
+        for sample in family.samples
+        if sample.name == "euchre_chain_verification_failures_total"
+        and sample.labels == {"where": "feed"}
+    )
 
 
 def test_a_feed_keeps_the_views_of_the_states_it_remembers_and_no_more(monkeypatch):
@@ -362,13 +378,14 @@ def test_a_feed_keeps_the_views_of_the_states_it_remembers_and_no_more(monkeypat
     monkeypatch.setattr(stream, "view_json", lambda state, seat, table: b"{}")
     feed = stream.Feed("T", State(seq=1), HEADS)
     for seq in range(2, 10 * stream.RECENT):
-        feed._show([(State(seq=seq), None)])
+        feed._show([(State(seq=seq), None)], time.time(), stream.VIA["commit"])
         for seat in (0, 1, 2, 3, None):
             feed.view_json(feed.state, seat)
 
     assert tables == list(range(2, 10 * stream.RECENT)), "a state's five views share its table"
     assert len(feed._tables) <= 2 * stream.RECENT + 1
     assert len(feed._views) <= 2 * stream.RECENT + 1
+    assert len(feed.committed_at) <= 2 * stream.RECENT + 1  # for the move-to-view latency
     last = feed.state
     tables.clear()
     feed.view_json(last, 2)

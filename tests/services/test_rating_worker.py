@@ -10,6 +10,7 @@ import time
 
 import msgspec
 import pytest
+from broker_kit import Dealt
 from rated_kit import SEED, append_game, finished_game, rated_in_order
 from sqlalchemy import text
 
@@ -17,6 +18,7 @@ from domain import commands as cmd
 from domain import deciding, fallback
 from domain import events as ev
 from infra.activity import Activity
+from infra.broker import RATE_GAMES
 from infra.db import create_engine
 from infra.ratings import Ratings
 from services.bots.runtime import BotRuntime
@@ -67,9 +69,11 @@ async def test_duplicated_and_reordered_wake_ups_rate_each_game_once(
                 worker.wake_ratings()
         worker.wake_ratings()
         await until_rated(database_url, len(played))
+        wakes = Dealt(RATE_GAMES)
+        worker.broker.add_middleware(wakes)
         for _ in range(5):
             worker.wake_ratings()
-        await asyncio.sleep(0.5)  # time for the duplicates to land, if they were going to
+        await wakes.all_dealt_with()  # the duplicates would have landed by now
     assert await rated_games(database_url) == len(played)
     engine = create_engine(database_url, pool_size=1)
     try:

@@ -14,6 +14,7 @@ from domain import events as ev
 from domain.codec import to_event
 from domain.errors import IllegalMove, NotAllowed
 from domain.state import State
+from infra.broker import Contexts
 from infra.memory_store import MemoryEventStore
 from services.bots.pacing import search_seconds, think_seconds
 from services.bots.turns import WAKE_GATHER, Scheduler, play_turn
@@ -93,7 +94,7 @@ async def test_a_process_decides_on_what_another_appended_since_it_last_looked()
 
 async def test_each_commit_schedules_the_bot_decisions_it_leaves_pending() -> None:
     sent: list[tuple[str, str, float]] = []
-    scheduler = Scheduler(sent.extend, scale=0)
+    scheduler = Scheduler(lambda turns, _: sent.extend(turns), scale=0)
     store = MemoryEventStore()
     tables = Tables(store, on_commit=scheduler)
     await open_table(tables)
@@ -127,7 +128,7 @@ async def test_a_scheduler_that_plays_here_sends_none_of_its_turns() -> None:
     kept: list[tuple[str, str, float]] = []
     woken: list[str] = []
     scheduler = Scheduler(
-        sent.extend,
+        lambda turns, _: sent.extend(turns),
         scale=0,
         wakes={ev.GameStarted: lambda: woken.append("started")},
         here=lambda *turn: kept.append(turn),
@@ -250,14 +251,14 @@ async def test_a_process_behind_the_log_decides_again_on_what_is_there() -> None
 async def test_talk_schedules_no_bot_turn() -> None:
     """The bot's turn was sent when the game moved; chat, reactions and mutes send nothing."""
     sent: list[tuple[str, str, float]] = []
-    scheduler = Scheduler(sent.extend, scale=0)
+    scheduler = Scheduler(lambda turns, _: sent.extend(turns), scale=0)
     tables = Tables(MemoryEventStore(), on_commit=scheduler)
     await open_table(tables)
     await tables.execute("ABCD", cmd.LeaveSeat(player="ann", seat=0))
     await tables.execute("ABCD", cmd.StartGame(player="ann"))
     scheduler.close()  # sends what is queued
     assert len(sent) == 1
-    scheduler = Scheduler(sent.extend, scale=0)
+    scheduler = Scheduler(lambda turns, _: sent.extend(turns), scale=0)
     tables = Tables(tables.store, on_commit=scheduler)
     await tables.execute("ABCD", cmd.Say(player="ann", name="Ann", text="good luck, bots"))
     await tables.execute("ABCD", cmd.React(player="kib", name="Kib", emoji="🔥"))
@@ -345,7 +346,7 @@ async def expert_table(tables: Tables) -> State:
 
 async def test_a_searching_bot_is_sent_early_by_its_search_time() -> None:
     sent: list[tuple[str, str, float]] = []
-    scheduler = Scheduler(sent.extend, scale=1)
+    scheduler = Scheduler(lambda turns, _: sent.extend(turns), scale=1)
     state = await expert_table(Tables(MemoryEventStore(), on_commit=scheduler))
     scheduler.close()
     assert state.seats[state.turn].bot == "expert"
@@ -360,7 +361,7 @@ async def test_a_turn_held_up_on_the_sending_thread_takes_the_wait_off_its_delay
     sent: list[float] = []
     began: list[float] = []
 
-    def slow(turns: list[tuple[str, str, float]]) -> None:
+    def slow(turns: list[tuple[str, str, float]], _: Contexts) -> None:
         began.append(time.monotonic())
         time.sleep(0.3)
         sent.extend(delay for _, _, delay in turns)
@@ -383,7 +384,7 @@ async def test_the_turns_left_while_a_send_is_on_its_way_go_together_in_the_next
     most one send ahead of them, not one each."""
     sends: list[list[str]] = []
 
-    def slow(turns: list[tuple[str, str, float]]) -> None:
+    def slow(turns: list[tuple[str, str, float]], _: Contexts) -> None:
         sends.append([key for _, key, _ in turns])
         time.sleep(0.3)
 
@@ -420,7 +421,7 @@ async def test_a_bots_think_time_counts_from_the_move_not_from_its_commit_coming
     def note(code: str, key: str, delay: float) -> None:
         delays.append(delay)
 
-    def send(turns: list[tuple[str, str, float]]) -> None:
+    def send(turns: list[tuple[str, str, float]], _: Contexts) -> None:
         for turn in turns:
             note(*turn)
 
@@ -459,7 +460,7 @@ async def test_a_read_models_wake_up_gathers_the_commits_of_a_moment() -> None:
     woken: list[float] = []
     kind = type(first)
     scheduler = Scheduler(
-        lambda turns: None,
+        lambda turns, _: None,
         scale=0,
         wakes={kind: lambda: woken.append(time.monotonic())},
         gathered={kind},

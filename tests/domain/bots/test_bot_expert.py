@@ -62,10 +62,10 @@ def test_after_a_pass_the_others_bid_by_the_rules_and_that_contract_is_solved():
     for seat, ordering in ((2, False), (3, True)):
         other = inference.as_seat(k, seat, hands[seat], inference.offer_one(k, seat))
         assert expert.bidding.round_one(other, expert.STYLE) == (ordering, False)
-    value = expert._after_pass(k, hands, 1)
-    assert value == expert._contract(k, hands, 0, 3, False, 1)
+    value = expert.after_pass(k, hands, 1)
+    assert value == expert.contract(k, hands, 0, 3, False, 1)
     assert value == 2  # seat 1's bowers and ace euchre it
-    assert expert._contract(k, hands, 0, 1, True, 1) == 4  # which ordering alone would beat
+    assert expert.contract(k, hands, 0, 1, True, 1) == 4  # which ordering alone would beat
 
 
 def test_a_pass_the_dealer_would_pass_too_throws_the_deal_in_worth_nothing():
@@ -78,12 +78,12 @@ def test_a_pass_the_dealer_would_pass_too_throws_the_deal_in_worth_nothing():
     assert state.turn == 1 and k.can["pass"] == {}
     mine = mask(DEAL[0][1])
     weak_dealer = [mask("QH KH QD TC KC"), mine, mask("9H TH 9D TD 9C"), mask("AH JH JD QC KS")]
-    assert expert._after_pass(k, weak_dealer, 2) == 0
+    assert expert.after_pass(k, weak_dealer, 2) == 0
     strong_dealer = [weak_dealer[0], mine, weak_dealer[3], weak_dealer[2]]
     other = inference.as_seat(k, 2, strong_dealer[2], inference.offer_two(k, 2))
     suit, alone = expert.bidding.round_two(other, expert.STYLE)
     assert suit == "H"
-    assert expert._after_pass(k, strong_dealer, 2) == expert._contract(
+    assert expert.after_pass(k, strong_dealer, 2) == expert.contract(
         k, strong_dealer, 1, 2, alone, 2
     )
 

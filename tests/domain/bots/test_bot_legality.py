@@ -9,7 +9,11 @@ import pytest
 from euchre_kit import TOGGLE_KEYS, bot_table, human_table, seed_of
 
 from domain import apply, deciding, legal, view
+from domain import commands as cmd
 from domain.bots import LEVELS, choose
+from domain.bots.hint import advise
+from domain.cards import NO_TRUMP
+from domain.review import played_hands, review
 from domain.state import State
 
 COMBOS = [
@@ -69,3 +73,35 @@ def test_bots_refuse_a_seat_with_nothing_to_decide():
         choose(view(state, idle), "medium", random.Random(0))
     with pytest.raises(ValueError):
         choose(view(state, deciding(state)[0].seat), "grandmaster", random.Random(0))
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_bots_play_legally_in_hands_someone_called_no_trump(level):
+    """House rule `no_trump` on: round one is always passed, and in round two seats 0 and 2
+    call no trump (the bots themselves never do); bots of `level` make every other move, each
+    legal, in and against those hands, to the end of the game; the hints and the reviews of
+    those hands work too (the review judges no bids of a no-trump hand)."""
+    state, log = bot_table(seed_of(("no trump", level)), {"no_trump": "on"})
+    rng = random.Random(3)
+    no_trump = moves = 0
+    while state.status == "playing":
+        d = deciding(state)[rng.randrange(len(deciding(state)))]
+        options = legal(state, d.seat)
+        if state.phase == "bid1":
+            move: cmd.Command = cmd.Pass(seat=d.seat)
+        elif state.phase == "bid2" and d.seat % 2 == 0:
+            move = cmd.Call(seat=d.seat, suit="N", alone=moves % 3 == 0)
+            no_trump += 1
+        else:
+            move = choose(view(state, d.seat), level, random.Random(moves))
+            assert not (isinstance(move, cmd.Call) and move.suit == "N")
+            if state.trump == NO_TRUMP and moves % 5 == 0:
+                advise(view(state, d.seat), random.Random(moves))  # the hint a person asks for
+        assert move in options, (state.phase, move)
+        state, events = apply(state, move)
+        log += events
+        moves += 1
+        assert moves < 4000
+    assert state.status == "over" and no_trump > 0
+    reviewed = [review(hand) for hand in played_hands(log) if hand.trump == "N"]
+    assert reviewed and all(r.cards and not r.bids for r in reviewed)

@@ -75,6 +75,15 @@ def test_points_are_capped_at_what_wins_the_game():
     assert [points_for(Known(view(near, 3)), n) for n in (0, 3, 5)] == [2, -1, -1]
 
 
+def test_points_are_capped_at_the_target_the_host_chose():
+    """The same hand in a game to 5: at (4, 3) the makers' made point wins as well as a march,
+    and the defenders' euchre is capped at the 2 they need."""
+    to_five = {**DRAW_FIRST, "score": (4, 3), "settings": {"points": 5}}
+    assert [points_for(Known(view(table(**to_five), 3)), n) for n in (0, 3, 5)] == [2, -1, -1]
+    to_fifteen = {**DRAW_FIRST, "score": (9, 8), "settings": {"points": 15}}
+    assert [points_for(Known(view(table(**to_fifteen), 3)), n) for n in (0, 3, 5)] == [2, -1, -2]
+
+
 def test_sampled_deals_fit_everything_the_seat_knows():
     """Seat 0's view: seat 1 went alone and showed out of hearts, seat 2 dealt and still holds
     the up card, seat 3 sits out. Every deal gives each seat its count of cards, none seen

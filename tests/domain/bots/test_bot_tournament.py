@@ -5,7 +5,15 @@ from __future__ import annotations
 import pytest
 
 from domain import new_game
-from services.bots.tournament import DEFAULT_SETTINGS, game_seed, play_pair, run, wilson
+from services.bots.tournament import (
+    DEFAULT_SETTINGS,
+    game_seed,
+    parser,
+    play_game,
+    play_pair,
+    run,
+    wilson,
+)
 
 
 def test_a_game_pair_deals_the_same_cards_to_the_other_side():
@@ -28,6 +36,16 @@ def test_run_adds_up_and_reports_a_wilson_interval():
     lo, hi = r.interval()
     assert 0.0 <= lo <= r.share <= hi <= 1.0
     assert "medium vs easy: 4 games" in r.summary()
+
+
+def test_games_can_be_played_to_another_target():
+    """`--points` plays every game to that house rule's target; only the five targets are taken."""
+    assert parser().parse_args(["hard", "easy"]).points == 10
+    assert parser().parse_args(["hard", "easy", "--points", "5"]).points == 5
+    with pytest.raises(SystemExit):
+        parser().parse_args(["hard", "easy", "--points", "9"])
+    winner, _hands, points, _ = play_game(game_seed(0, 1), ("easy",) * 4, {"points": 5})
+    assert points[winner] >= 5 > points[1 - winner]
 
 
 def test_wilson_interval():

@@ -3,9 +3,10 @@
 // or close), and a mark on the tab's title while another tab is in front, gone when they
 // come back or the turn passes.
 
+import { t } from './i18n.js';
 import { option } from './options.js';
 
-const MARK = '● Your turn · ';
+const MARK = '● ' + t('Your turn') + ' · ';
 const NOTES = [660, 880]; // Hz, one after the other
 const NOTE = 0.14; // seconds each
 

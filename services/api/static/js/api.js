@@ -1,6 +1,7 @@
 // The HTTP contract (docs: /schema): every call, and problem+json errors turned into sentences.
 
 import { sleep } from './dom.js';
+import { language, t } from './i18n.js';
 import { keep, pledge } from './seed.js';
 
 export class ApiError extends Error {
@@ -13,7 +14,8 @@ export class ApiError extends Error {
 
 /** The answer's text; a refusal, or no answer at all, as an ApiError in words. */
 async function answer(method, path, body, accept = 'application/json') {
-  const init = { method, credentials: 'same-origin', headers: { Accept: accept } };
+  // The server words its refusals in the language the page is shown in, not the browser's.
+  const init = { method, credentials: 'same-origin', headers: { Accept: accept, 'Accept-Language': language() } };
   if (body !== undefined) {
     init.headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body);
@@ -22,7 +24,7 @@ async function answer(method, path, body, accept = 'application/json') {
   try {
     response = await fetch(path, init);
   } catch {
-    throw new ApiError(0, 'Can’t reach the server. Check your connection and try again.');
+    throw new ApiError(0, t('Can’t reach the server. Check your connection and try again.'));
   }
   const text = await response.text();
   if (!response.ok) {
@@ -81,7 +83,7 @@ export async function settled(ask, wanted, every = 500, patience = 15000) {
   return null;
 }
 
-const t = (code) => `/api/tables/${encodeURIComponent(code)}`;
+const tablePath = (code) => `/api/tables/${encodeURIComponent(code)}`;
 
 export const api = {
   newPlayer: (name, password) => call('POST', '/api/players', password ? { name, password } : { name }),
@@ -93,26 +95,27 @@ export const api = {
   logout: () => call('POST', '/api/sessions/logout'),
   waiting: (before) => call('GET', before ? `/api/tables?before=${before}` : '/api/tables'),
   open: (body) => pledging('POST', '/api/tables', body),
-  table: (code) => call('GET', t(code)),
-  log: (code) => lines(`${t(code)}/log`),
-  verify: (code) => call('GET', `${t(code)}/verify`),
-  reviews: (code) => call('GET', `${t(code)}/reviews`),
-  exportUrl: (code) => `${t(code)}/export`,
-  sit: (code, seat) => pledging('POST', `${t(code)}/seats/${seat}`, {}, code),
-  stand: (code, seat) => call('DELETE', `${t(code)}/seats/${seat}`),
-  bot: (code, seat, level) => call('PUT', `${t(code)}/seats/${seat}/bot`, { level }),
-  settings: (code, changes) => call('PATCH', `${t(code)}/settings`, changes),
-  start: (code) => call('POST', `${t(code)}/start`),
-  spectators: (code) => call('GET', `${t(code)}/spectators`),
-  again: (code) => pledging('POST', `${t(code)}/again`, {}),
-  lock: (code) => call('POST', `${t(code)}/lock`),
-  unlock: (code) => call('POST', `${t(code)}/unlock`),
-  ban: (code, player) => call('POST', `${t(code)}/bans`, { player }),
-  partner: (code, seat) => call('POST', `${t(code)}/partners`, { seat }),
-  move: (code, move) => call('POST', `${t(code)}/moves`, move),
-  eventsUrl: (code) => `${t(code)}/events`,
-  chat: (code, text) => call('POST', `${t(code)}/chat`, { text }),
-  react: (code, emoji) => call('POST', `${t(code)}/reactions`, { emoji }),
-  mute: (code, player) => call('POST', `${t(code)}/mutes`, { player }),
-  unmute: (code, player) => call('DELETE', `${t(code)}/mutes/${encodeURIComponent(player)}`),
+  table: (code) => call('GET', tablePath(code)),
+  log: (code) => lines(`${tablePath(code)}/log`),
+  verify: (code) => call('GET', `${tablePath(code)}/verify`),
+  reviews: (code) => call('GET', `${tablePath(code)}/reviews`),
+  exportUrl: (code) => `${tablePath(code)}/export`,
+  sit: (code, seat) => pledging('POST', `${tablePath(code)}/seats/${seat}`, {}, code),
+  stand: (code, seat) => call('DELETE', `${tablePath(code)}/seats/${seat}`),
+  bot: (code, seat, level) => call('PUT', `${tablePath(code)}/seats/${seat}/bot`, { level }),
+  settings: (code, changes) => call('PATCH', `${tablePath(code)}/settings`, changes),
+  start: (code) => call('POST', `${tablePath(code)}/start`),
+  spectators: (code) => call('GET', `${tablePath(code)}/spectators`),
+  again: (code) => pledging('POST', `${tablePath(code)}/again`, {}),
+  lock: (code) => call('POST', `${tablePath(code)}/lock`),
+  unlock: (code) => call('POST', `${tablePath(code)}/unlock`),
+  ban: (code, player) => call('POST', `${tablePath(code)}/bans`, { player }),
+  partner: (code, seat) => call('POST', `${tablePath(code)}/partners`, { seat }),
+  move: (code, move) => call('POST', `${tablePath(code)}/moves`, move),
+  hint: (code) => call('POST', `${tablePath(code)}/hint`),
+  eventsUrl: (code) => `${tablePath(code)}/events`,
+  chat: (code, text) => call('POST', `${tablePath(code)}/chat`, { text }),
+  react: (code, emoji) => call('POST', `${tablePath(code)}/reactions`, { emoji }),
+  mute: (code, player) => call('POST', `${tablePath(code)}/mutes`, { player }),
+  unmute: (code, player) => call('DELETE', `${tablePath(code)}/mutes/${encodeURIComponent(player)}`),
 };

@@ -1,10 +1,10 @@
 // Cards: faces drawn in HTML and SVG, the hand's order (trump first), and the bowers.
 
 import { h, isRed, suitMark, SUIT_NAMES } from './dom.js';
+import { t, tc } from './i18n.js';
 
 export const RANKS = '9TJQKA';
 const RANK_LABEL = { 9: '9', T: '10', J: 'J', Q: 'Q', K: 'K', A: 'A' };
-const RANK_WORD = { 9: 'nine', T: 'ten', J: 'jack', Q: 'queen', K: 'king', A: 'ace' };
 const SUIT_SYMBOL = { S: '♠', H: '♥', D: '♦', C: '♣' };
 
 export const rankOf = (card) => card[0];
@@ -23,10 +23,34 @@ export const isLeft = (card, trump) => !!trump && card === `J${sameColour(trump)
 /** The suit a card belongs to once trump is known: the left bower is a trump. */
 export const effectiveSuit = (card, trump) => (isLeft(card, trump) ? trump : suitOf(card));
 
+/** A card's name: "nine of clubs", "the left bower (jack of diamonds)". A name of its own for
+ * each rank, for the languages whose words change with it. */
 export function cardName(card, trump) {
-  if (isRight(card, trump)) return `the right bower (jack of ${SUIT_NAMES[suitOf(card)]})`;
-  if (isLeft(card, trump)) return `the left bower (jack of ${SUIT_NAMES[suitOf(card)]})`;
-  return `${RANK_WORD[rankOf(card)]} of ${SUIT_NAMES[suitOf(card)]}`;
+  const suit = SUIT_NAMES[suitOf(card)];
+  if (isRight(card, trump)) return t('the right bower (jack of {suit})', { suit });
+  if (isLeft(card, trump)) return t('the left bower (jack of {suit})', { suit });
+  return {
+    9: () => t('nine of {suit}', { suit }),
+    T: () => t('ten of {suit}', { suit }),
+    J: () => t('jack of {suit}', { suit }),
+    Q: () => t('queen of {suit}', { suit }),
+    K: () => t('king of {suit}', { suit }),
+    A: () => t('ace of {suit}', { suit }),
+  }[rankOf(card)]();
+}
+
+/** A card as a sentence names it: "the nine of clubs", "the left bower (jack of diamonds)". */
+export function theCard(card, trump) {
+  const suit = SUIT_NAMES[suitOf(card)];
+  if (isRight(card, trump) || isLeft(card, trump)) return cardName(card, trump);
+  return {
+    9: () => t('the nine of {suit}', { suit }),
+    T: () => t('the ten of {suit}', { suit }),
+    J: () => t('the jack of {suit}', { suit }),
+    Q: () => t('the queen of {suit}', { suit }),
+    K: () => t('the king of {suit}', { suit }),
+    A: () => t('the ace of {suit}', { suit }),
+  }[rankOf(card)]();
 }
 
 function power(card, trump) {
@@ -90,7 +114,7 @@ const PIPS = {
  * say what it is. The rank drawn again (the turned corner, a court card's middle) and its key
  * are drawn by CSS, so they don't count as its text twice. */
 export function cardFace(card, { trump = null, tag = 'div', attrs = {}, cls = '', flag = null } = {}) {
-  if (!card) return h(`${tag}.card.back${cls ? `.${cls}` : ''}`, { role: 'img', 'aria-label': 'a card, face down', ...attrs });
+  if (!card) return h(`${tag}.card.back${cls ? `.${cls}` : ''}`, { role: 'img', 'aria-label': t('a card, face down'), ...attrs });
   const suit = suitOf(card);
   const rank = rankOf(card);
   const colour = isRed(suit) ? 'red' : 'black';
@@ -104,8 +128,8 @@ export function cardFace(card, { trump = null, tag = 'div', attrs = {}, cls = ''
   } else {
     middle = h('span.court', {}, h('b', { 'data-rank': rank }), suitMark(suit));
   }
-  const bower = isLeft(card, trump) ? h('span.bower', { title: 'The left bower counts as trump' }, 'Left')
-    : isRight(card, trump) ? h('span.bower.right', { title: 'The right bower: the highest card' }, 'Right') : null;
+  const bower = isLeft(card, trump) ? h('span.bower', { title: t('The left bower counts as trump') }, tc('bower', 'Left'))
+    : isRight(card, trump) ? h('span.bower.right', { title: t('The right bower: the highest card') }, tc('bower', 'Right')) : null;
   const shown = [cardShort(card), bower?.textContent, flag].filter(Boolean).join(' ');
   // The spaces keep the face's words apart as they are read: "J Left", not "JLeft".
   return h(`${tag}.card.${colour}${cls ? `.${cls}` : ''}`, {
@@ -121,7 +145,7 @@ export function cardFace(card, { trump = null, tag = 'div', attrs = {}, cls = ''
 /** A small inline card for text and the rail: "J" and a suit mark; named as a bower once
  * `trump` is known. */
 export function miniCard(card, trump = null) {
-  if (!card) return h('span.mini.back', { role: 'img', 'aria-label': 'a card, face down' });
+  if (!card) return h('span.mini.back', { role: 'img', 'aria-label': t('a card, face down') });
   return h(`span.mini.${isRed(suitOf(card)) ? 'red' : 'black'}`, { 'data-card': card, role: 'img', 'aria-label': `${cardShort(card)}, ${cardName(card, trump)}` },
     h('b', {}, rankLabel(card)), suitMark(suitOf(card)));
 }

@@ -8,6 +8,7 @@
 
 import { fill, h, Parts, withSuits } from './dom.js';
 import { cardFace } from './cards.js';
+import { t } from './i18n.js';
 import { keycap } from './keys.js';
 import { animate, Cues, offsetTo, pause } from './motion.js';
 import { nameOf, POSITIONS, positionOf } from './seats.js';
@@ -31,14 +32,14 @@ export class Center {
     this.slots = Object.fromEntries(POSITIONS.map((p) => [p, h(`div.slot.at-${p}`)]));
     this.bubbles = Object.fromEntries(POSITIONS.map((p) => [p, h(`div.bubble.at-${p}`, { hidden: true })]));
     this.deck = h('div.deck');
-    this.keptBids = h('section.kept-bids', { 'aria-label': 'Bids this hand', hidden: true });
+    this.keptBids = h('section.kept-bids', { 'aria-label': t('Bids this hand'), hidden: true });
     this.peeking = false;
     this.peekButton = h('button.peek-toggle', {
       type: 'button', 'data-key': 'L', 'aria-pressed': 'false', hidden: true,
-      title: 'Show the trick before this one, who played each card and who took it',
+      title: t('Show the trick before this one, who played each card and who took it'),
       onclick: () => this.peek(!this.peeking),
-    }, 'Last trick', keycap('L'));
-    this.peekEl = h('div.last-trick', { role: 'group', 'aria-label': 'The last trick', hidden: true, onclick: () => this.peek(false) });
+    }, t('Last trick'), keycap('L'));
+    this.peekEl = h('div.last-trick', { role: 'group', 'aria-label': t('The last trick'), hidden: true, onclick: () => this.peek(false) });
     this.peekSaid = h('p.sr-only', { role: 'status' });
     this.el = h('div.center', {},
       h('div.slots', {}, Object.values(this.slots)),
@@ -190,10 +191,10 @@ export class Center {
     }
     if (!bidding) { this.deck.replaceChildren(); this.deck.hidden = true; return; }
     this.deck.hidden = false;
-    const kitty = h('div.kitty', { role: 'group', 'aria-label': 'The kitty' }, [0, 1, 2].map(() => cardFace(null)));
+    const kitty = h('div.kitty', { role: 'group', 'aria-label': t('The kitty') }, [0, 1, 2].map(() => cardFace(null)));
     const up = v.kitty_state === 'up'
       ? cardFace(v.up, { cls: 'up-card' })
-      : h('div.turned-down', {}, cardFace(null), h('span.caption', {}, withSuits(`{${v.up[1]}} turned down`)));
+      : h('div.turned-down', {}, cardFace(null), h('span.caption', {}, withSuits(t('{suit} turned down', { suit: `{${v.up[1]}}` }))));
     fill(this.deck, kitty, up);
   }
 
@@ -231,9 +232,9 @@ export class Center {
     this.keptBids.hidden = !bids.length;
     const order = [1, 2, 3, 4].map((n) => ((v.dealer ?? 0) + n) % 4);
     fill(this.keptBids,
-      h('h2.kept-title', {}, 'Bids'),
+      h('h2.kept-title', {}, t('Bids')),
       h('ul', {}, order.filter((seat) => bids.some((b) => b.seat === seat)).map((seat) => h('li', { 'data-seat': seat },
-        h('span.who', {}, v.you === seat ? 'You' : nameOf(v, seat)),
+        h('span.who', {}, v.you === seat ? t('You') : nameOf(v, seat)),
         h('span.said', {}, bids.filter((b) => b.seat === seat).map((b, n) => h('span', { 'data-bid': b.bid }, n ? ', ' : '', withSuits(bidWords(b, v.dealer)))))))));
   }
 
@@ -250,7 +251,7 @@ export class Center {
     if (!trick && !this.peeking) return;
     this.peeking = !!trick;
     this.drawPeek();
-    if (trick) this.peekSaid.textContent = `Last trick: ${trickWords(this.v, trick)}`;
+    if (trick) this.peekSaid.textContent = t('Last trick: {trick}', { trick: trickWords(this.v, trick) });
   }
 
   drawPeek() {
@@ -265,8 +266,8 @@ export class Center {
     fill(this.peekEl,
       trick.cards.map((p) => h(`div.peek-card.at-${positionOf(v, p.seat)}`, { 'data-seat': p.seat },
         this.face(p, p.seat === trick.winner ? 'winning' : ''),
-        h('span.peek-who', {}, v.you === p.seat ? 'You' : nameOf(v, p.seat)))),
-      h('p.peek-took', {}, `Last trick: ${v.you === trick.winner ? 'you' : nameOf(v, trick.winner)} took it`));
+        h('span.peek-who', {}, v.you === p.seat ? t('You') : nameOf(v, p.seat)))),
+      h('p.peek-took', {}, v.you === trick.winner ? t('Last trick: you took it') : t('Last trick: {name} took it', { name: nameOf(v, trick.winner) })));
   }
 }
 

@@ -1,6 +1,7 @@
 // A rating's history as a small line chart: inline SVG, with the same story told in words.
 
 import { h } from './dom.js';
+import { t } from './i18n.js';
 
 // The plot's own units. It stretches to its box (preserveAspectRatio none), so the line keeps
 // its width by vector-effect, and the numbers beside it are HTML, not stretched SVG text.
@@ -19,8 +20,8 @@ export function ratingChart(history) {
   const points = values.map((d, i) => `${x(i).toFixed(1)},${y(d).toFixed(1)}`).join(' ');
   const guide = (d) => h('line.chart-guide', { x1: 0, x2: W, y1: y(d), y2: y(d), 'vector-effect': 'non-scaling-stroke' });
   const summary = values.length === 1
-    ? `Rating after the first rated game: ${first}`
-    : `Rating over the last ${values.length} games: from ${first} to ${last}`;
+    ? t('Rating after the first rated game: {first}', { first })
+    : t('Rating over the last {count} games: from {first} to {last}', { count: values.length, first, last });
   return h('figure.chart', {},
     h('div.chart-box', {},
       h('svg.chart-plot', { viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: 'none', 'aria-hidden': 'true', focusable: 'false' },

@@ -3,8 +3,11 @@
 // the seat whose turn it is has left. The player is told, once, when theirs runs low.
 //
 // The server says how many seconds are left, never a time of day, so the page's clock and
-// the server's needn't agree; a decision's time runs from when this page saw it begin.
+// the server's needn't agree; a decision's time runs from when this page saw it begin, or, for
+// one already under way when the page opened, from as long ago as the server says it has
+// waited (the table's own view carries `waited`; the stream's views come as decisions begin).
 
+import { t } from './i18n.js';
 import { deciding } from './plates.js';
 
 // A reload closes the stream for a moment: not worth a "Disconnected" that is gone again
@@ -49,7 +52,9 @@ export class Clocks {
       if (!limit || !s?.player || s.away || !deciding(v, seat)) continue;
       const key = decisionKey(v, seat);
       const before = this.turns.get(seat);
-      turns.set(seat, before && before.key === key ? before : { key, since: now });
+      let since = before && before.key === key ? before.since : now;
+      if (typeof v.waited === 'number') since = Math.min(since, now - v.waited * 1000);
+      turns.set(seat, { key, since });
     }
     this.turns = turns;
     this.run();
@@ -79,7 +84,7 @@ export class Clocks {
       let kind = '';
       if (gone && now - gone.since >= HOLD) {
         kind = 'disconnected';
-        text = `Disconnected · bot in ${clock(gone.until - now)}`;
+        text = t('Disconnected · bot in {time}', { time: clock(gone.until - now) });
       } else if (turn) {
         kind = 'turn';
         text = clock(turn.since + this.limit * 1000 - now);
@@ -87,7 +92,7 @@ export class Clocks {
       if (el.dataset.kind !== kind) {
         el.dataset.kind = kind;
         el.hidden = !kind;
-        el.title = kind === 'turn' ? 'Time left for this decision, then a bot makes it' : kind ? 'A bot covers this seat when the time runs out, unless they come back' : '';
+        el.title = kind === 'turn' ? t('Time left for this decision, then a bot makes it') : kind ? t('A bot covers this seat when the time runs out, unless they come back') : '';
       }
       if (el.textContent !== text) el.textContent = text;
     }
@@ -95,7 +100,7 @@ export class Clocks {
     if (mine && this.warned !== mine.key && mine.since + (this.limit - WARN_AT) * 1000 <= now
       && mine.since + this.limit * 1000 > now) {
       this.warned = mine.key;
-      this.tell(`${WARN_AT} seconds left to decide, then a bot decides for you.`);
+      this.tell(t('{seconds} seconds left to decide, then a bot decides for you.', { seconds: WARN_AT }));
     }
   }
 }

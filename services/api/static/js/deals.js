@@ -67,6 +67,7 @@ export function readDeals(lines) {
       case 'PlayerWentAway':
       case 'PlayerCameBack':
       case 'SeatLeft':
+      case 'HintGiven':
         deal.asides.push({ seat: e.seat, what: e.type, reason: e.reason });
         break;
       case 'PlayerBanned':

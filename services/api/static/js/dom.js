@@ -1,5 +1,7 @@
 // Small DOM helpers: element building, redraw-only-what-changed, and suit marks.
 
+import { t } from './i18n.js';
+
 // An element is built before the parent it goes into, so SVG's own are known by name.
 const SVG_TAGS = new Set(['svg', 'use', 'polyline', 'line']);
 
@@ -53,23 +55,28 @@ export class Parts {
   forget(name) { if (name) this.keys.delete(name); else this.keys.clear(); }
 }
 
-export const SUIT_NAMES = { S: 'spades', H: 'hearts', D: 'diamonds', C: 'clubs' };
+export const SUIT_NAMES = { S: t('spades'), H: t('hearts'), D: t('diamonds'), C: t('clubs') };
 export const isRed = (suit) => suit === 'H' || suit === 'D';
 
 /** A suit mark drawn from the page's SVG symbols, coloured by the suit. */
 export function suitMark(suit, cls = '') {
+  if (suit === 'N') return h('span', { class: `suit notrump ${cls}`.trim(), role: 'img', 'aria-label': NO_TRUMP, title: t('No trump') }, 'NT');
   const svg = h('svg', { class: `suit ${isRed(suit) ? 'red' : 'black'} suit-${suit} ${cls}`.trim(), viewBox: '0 0 100 100', role: 'img', 'aria-label': SUIT_NAMES[suit] });
   svg.append(h('use', { href: `#suit-${suit}` }));
   return svg;
 }
 
-/** Text with suit marks: 'Called {H}' -> ['Called ', <svg>]. */
+/** Text with suit marks: 'Called {H}' -> ['Called ', <svg>]; {N}, no trump, in words. */
 export function withSuits(text) {
-  return text.split(/(\{[SHDC]\})/).filter(Boolean).map((part) => {
-    const m = /^\{([SHDC])\}$/.exec(part);
-    return m ? suitMark(m[1]) : part;
+  return text.split(/(\{[SHDCN]\})/).filter(Boolean).map((part) => {
+    const m = /^\{([SHDCN])\}$/.exec(part);
+    if (!m) return part;
+    return m[1] === 'N' ? NO_TRUMP : suitMark(m[1]);
   });
 }
+
+/** How a no-trump call (trump "N") is said. */
+export const NO_TRUMP = t('no trump');
 
 export function sleep(ms) { return new Promise((resolve) => setTimeout(resolve, ms)); }
 

@@ -5,11 +5,12 @@ import { TurnAlert } from './alert.js';
 import { api } from './api.js';
 import { Banners } from './banners.js';
 import { cardShort, effectiveSuit } from './cards.js';
-import { drawMoves, statusText } from './dock.js';
+import { drawMoves, hintOffered, statusText } from './dock.js';
 import { Center } from './center.js';
 import { Clocks } from './clocks.js';
 import { h, Parts, sleep } from './dom.js';
 import { drawHand, handKey } from './hand.js';
+import { t } from './i18n.js';
 import { arrange, handSort, moveCard, setHandSort } from './handorder.js';
 import { drawLeave, leaveKey } from './leave.js';
 import { me } from './me.js';
@@ -41,6 +42,8 @@ export class Game {
     this.v = null;
     this.alone = false;
     this.pending = false;
+    this.hinting = false;
+    this.hint = null; // the last hint asked for, and the moment it answers (momentOf)
     this.selected = new Set();
     this.sheetOpen = false;
     this.sheetPlanned = null;
@@ -58,10 +61,10 @@ export class Game {
     this.plates = [0, 1, 2, 3].map(() => h('div.plate'));
     this.center = new Center(this);
     this.banners = new Banners((b) => this.bannerDue(b), (el) => this.placeBanner(el));
-    this.railEl = h('aside.rail', { 'aria-label': 'Score, trump and tricks' });
-    this.feltEl = h('section.felt', { 'aria-label': 'The table' }, this.plates, this.center.el, this.banners.el);
+    this.railEl = h('aside.rail', { 'aria-label': t('Score, trump and tricks') });
+    this.feltEl = h('section.felt', { 'aria-label': t('The table') }, this.plates, this.center.el, this.banners.el);
     this.movesEl = h('div.moves');
-    this.handEl = h('div.hand', { role: 'group', 'aria-label': 'Your hand' });
+    this.handEl = h('div.hand', { role: 'group', 'aria-label': t('Your hand') });
     this.shown = []; // the hand in the order drawn
     reorderHand(this.handEl, { active: () => handSort() === 'mine', drop: (card, to, byKey) => this.moveCard(card, to, byKey) });
     this.sheetEl = h('div.sheet', { role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'sheet-title', onkeydown: (e) => this.keepTabInSheet(e) });
@@ -69,8 +72,8 @@ export class Game {
     this.ratingEl = h('p.rating-line', { role: 'status', 'aria-live': 'polite' });
     this.reviewEl = h('section.review', { role: 'status', 'aria-live': 'polite' });
     // The play as a screen reader hears it: each card, each trick's winner, each hand's score.
-    this.toldEl = h('div.sr-only', { role: 'log', 'aria-label': 'The play' });
-    this.headingEl = h('h1.sr-only', { tabindex: '-1' }, `The game at table ${ctx.code}`);
+    this.toldEl = h('div.sr-only', { role: 'log', 'aria-label': t('The play') });
+    this.headingEl = h('h1.sr-only', { tabindex: '-1' }, t('The game at table {code}', { code: ctx.code }));
     // The clocks' word to the player whose time runs low.
     this.noticeEl = h('div.sr-only.turn-notice', { role: 'status', 'aria-live': 'polite' });
     this.clocks = new Clocks((text) => { this.noticeEl.textContent = text; });
@@ -173,7 +176,7 @@ export class Game {
       if (bid) this.banners.add({ ...callBanner(v, bid), deal: v.deal_no });
     }
     if (sameDeal && prev.defender === null && v.defender !== null) this.banners.add({ ...defendBanner(v), deal: v.deal_no });
-    if (sameDeal && !prev.claimed && v.claimed) this.banners.add({ title: 'Claimed', text: claimedWords(v, v.claimed), tone: 'call', deal: v.deal_no });
+    if (sameDeal && !prev.claimed && v.claimed) this.banners.add({ title: t('Claimed'), text: claimedWords(v, v.claimed), tone: 'call', deal: v.deal_no });
     if (v.hands.length > prev.hands.length && v.outcome) {
       const words = outcomeWords(v, v.outcome);
       // A euchre or a march is said once the last trick's cards have landed, never before.
@@ -181,7 +184,7 @@ export class Game {
       if (words.banner) this.center.cues.idle().then(() => this.banners.add(banner));
     }
     if (v.deal_no > prev.deal_no && v.hand_no === prev.hand_no && prev.status === 'playing' && prev.phase !== 'scored') {
-      this.banners.add({ title: 'Thrown in', text: 'Everyone passed. The next dealer deals.', tone: 'call', deal: v.deal_no });
+      this.banners.add({ title: t('Thrown in'), text: t('Everyone passed. The next dealer deals.'), tone: 'call', deal: v.deal_no });
     }
   }
 
@@ -229,7 +232,7 @@ export class Game {
     if (!this.banners.el.hidden) this.placeBanner(this.banners.el);
     if (settled && this.parts.changed('rail', railKey(at))) drawRail(this.railEl, at);
     const sort = handSort();
-    if (at === v && this.parts.changed('moves', v.can, v.phase, v.status, v.up, v.you, v.dealer, this.alone, this.pending, this.selected.size, this.sheetOpen, host, v.seats[v.you ?? 0].away, v.again, sort, v.hand.length > 0)) {
+    if (at === v && this.parts.changed('moves', v.can, v.phase, v.status, v.up, v.you, v.dealer, this.alone, this.pending, this.selected.size, this.sheetOpen, host, v.seats[v.you ?? 0].away, v.again, sort, v.hand.length > 0, hintOffered(v), this.hinting)) {
       keepFocus(this.movesEl, () => drawMoves(this, v, host));
     }
     const dealt = this.lastDealt !== v.deal_no && ['farmer', 'bid1'].includes(v.phase) && v.bids.length === 0;
@@ -245,6 +248,7 @@ export class Game {
     if (v.status === 'over' && this.parts.changed('rating', this.ratings, this.ratingsLate, v.you)) {
       drawRatingLine(this.ratingEl, v, this.ratings, this.ratingsLate);
     }
+    this.markHint();
     const review = v.outcome ? this.reviews.get(v.outcome.hand_no) : undefined;
     if (v.outcome && this.parts.changed('review', v.outcome.hand_no, review ?? null, review === null, v.you, v.seats.map((s) => s.name))) {
       drawReview(this.reviewEl, v, review, review === null);
@@ -252,7 +256,44 @@ export class Game {
   }
 
   /** An option changed (options.js): redraw what it decides that styles alone don't. */
-  redraw() { if (this.v) this.drawStatus(true); }
+  redraw() {
+    if (!this.v) return;
+    this.draw();
+    this.drawStatus(true);
+  }
+
+  /** The card or bid of the hint for this moment lit up; any other hint's light gone. */
+  markHint() {
+    for (const el of this.el.querySelectorAll('[data-hinted]')) el.removeAttribute('data-hinted');
+    const hint = this.hint;
+    if (!hint || hint.moment !== momentOf(this.v)) return;
+    const { move, card } = hint;
+    const where = card ? this.handEl.querySelector(`[data-card="${card}"]`)
+      : this.movesEl.querySelector({
+        order: '[data-move=order]',
+        pass: '[data-move=pass]',
+        call: `[data-move=call][data-suit="${move.suit}"]`,
+        defend: move.alone ? '[data-move=defend-alone]' : '[data-move=defend]',
+      }[move.type]);
+    where?.setAttribute('data-hinted', 'yes');
+  }
+
+  /** Ask what the expert would do here: the words go on the status line until the moment
+   * passes, and the card or bid is lit up. */
+  async askHint() {
+    const v = this.v;
+    if (this.pending || this.hinting || !v) return;
+    this.hinting = true;
+    this.draw();
+    try {
+      const hint = await this.ctx.act(() => api.hint(v.code));
+      this.hint = { ...hint, moment: momentOf(v) };
+      if (momentOf(this.v) === this.hint.moment) this.status.say(t('Hint: {words}', { words: hint.words }), 'hint', 600000);
+    } catch { /* the status line says why */ } finally {
+      this.hinting = false;
+      this.draw();
+    }
+  }
 
   drawStatus(force = false, at = this.v) {
     // A refusal or a hint is about the card or bid it answered: once another is made, it goes.
@@ -299,7 +340,7 @@ export class Game {
       else if (this.selected.size < 3) this.selected.add(card);
       this.draw();
     } else if (v.turn !== null && v.turn !== v.you) {
-      this.status.say(`Wait for ${nameOf(v, v.turn)}.`, 'info', 2500);
+      this.status.say(t('Wait for {name}.', { name: nameOf(v, v.turn) }), 'info', 2500);
     }
   }
 
@@ -309,8 +350,8 @@ export class Game {
     setHandSort(sort);
     this.draw();
     this.status.say(sort === 'mine'
-      ? 'Your hand is in your order: drag a card, or press Shift and an arrow key on it, to move it.'
-      : 'Your hand is sorted by suit, trump first.', 'info', 4000);
+      ? t('Your hand is in your order: drag a card, or press Shift and an arrow key on it, to move it.')
+      : t('Your hand is sorted by suit, trump first.'), 'info', 4000);
   }
 
   moveCard(card, to, byKey) {
@@ -319,7 +360,7 @@ export class Game {
     if (!byKey) return;
     // Focus stays on the card moved, not on the place it left.
     this.handEl.querySelector(`[data-card="${card}"]`)?.focus();
-    this.status.say(`${cardShort(card)} moved to place ${to + 1} of ${this.shown.length}.`, 'info', 2500);
+    this.status.say(t('{card} moved to place {place} of {count}.', { card: cardShort(card), place: to + 1, count: this.shown.length }), 'info', 2500);
   }
 
   explain(card) {
@@ -333,7 +374,7 @@ export class Game {
     this.pending = true;
     this.draw();
     try {
-      this.status.say('Opening a new table…');
+      this.status.say(t('Opening a new table…'));
       // The server keeps everyone's seat for them and invites them; the bots come along.
       const fresh = await api.again(this.v.code);
       // Against bots alone there is nobody to wait for.

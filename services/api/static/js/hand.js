@@ -3,6 +3,7 @@
 // then buries it), or picks three to swap.
 
 import { cardFace } from './cards.js';
+import { t } from './i18n.js';
 import { fill, h } from './dom.js';
 
 /** What the hand is for right now, and which cards that allows. */
@@ -24,7 +25,7 @@ export function handKey(v, cards, sort, selected, pending) {
 export function drawHand(el, v, { cards, sort, selected, pending, held = false, dealt, onCard }) {
   if (v.you === null) {
     el.dataset.mode = 'watching';
-    fill(el, h('p.watching', {}, 'You’re watching this table.'));
+    fill(el, h('p.watching', {}, t('You’re watching this table.')));
     return;
   }
   const { mode, legal } = held ? { mode: null, legal: [] } : handMode(v);
@@ -46,9 +47,9 @@ export function drawHand(el, v, { cards, sort, selected, pending, held = false, 
       style: dealt ? { animationDelay: `${i * 70}ms` } : null,
     };
     const classes = [mode ? (ok ? 'lit' : 'dim') : '', selected.has(card) ? 'selected' : '', dealt ? 'dealt' : ''].filter(Boolean).join('.');
-    const flag = mode === 'discard' && card === v.up ? 'Picked up' : null;
+    const flag = mode === 'discard' && card === v.up ? t('Picked up') : null;
     const el2 = cardFace(card, { tag: 'button', trump: v.trump, attrs, cls: classes, flag });
     if (i < 6) el2.append(h('kbd.cardkey', { 'aria-hidden': 'true', 'data-hint': String(i + 1) }));
     return el2;
-  }), sittingOut ? h('p.sitting-note', {}, 'Your partner is going alone: you sit this hand out.') : null);
+  }), sittingOut ? h('p.sitting-note', {}, t('Your partner is going alone: you sit this hand out.')) : null);
 }

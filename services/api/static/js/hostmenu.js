@@ -4,6 +4,7 @@
 
 import { api } from './api.js';
 import { fill, h, Parts } from './dom.js';
+import { t } from './i18n.js';
 import { me } from './me.js';
 import { nameOf } from './seats.js';
 
@@ -11,8 +12,8 @@ export class HostMenu {
   constructor(ctx) {
     this.ctx = ctx;
     this.parts = new Parts();
-    this.list = h('div.bar-menu-items', { role: 'group', 'aria-label': 'Host tools' });
-    this.el = h('details.bar-menu.host-menu', { hidden: true }, h('summary', {}, 'Host'), this.list);
+    this.list = h('div.bar-menu-items', { role: 'group', 'aria-label': t('Host tools') });
+    this.el = h('details.bar-menu.host-menu', { hidden: true }, h('summary', {}, t('Host')), this.list);
   }
 
   update(v) {
@@ -23,10 +24,10 @@ export class HostMenu {
     const people = v.seats.map((s, n) => [s, n]).filter(([s, n]) => s.player && n !== v.you && !v.banned.some((b) => b.player === s.player));
     fill(this.list,
       h('button', { type: 'button', name: 'menu-lock', onclick: () => act(() => (v.locked ? api.unlock(v.code) : api.lock(v.code))) },
-        v.locked ? 'Unlock the room' : 'Lock the room'),
+        v.locked ? t('Unlock the room') : t('Lock the room')),
       people.map(([s, n]) => h('button.ghost', {
         type: 'button', 'data-ban': n,
-        onclick: () => { if (confirm(`Ban ${nameOf(v, n)}? A bot plays their seat to the end, and they can’t come back.`)) act(() => api.ban(v.code, s.player)); },
+        onclick: () => { if (confirm(t('Ban {name}? A bot plays their seat to the end, and they can’t come back.', { name: nameOf(v, n) }))) act(() => api.ban(v.code, s.player)); },
       }, `Ban ${nameOf(v, n)}`)));
   }
 }

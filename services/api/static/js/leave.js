@@ -6,6 +6,7 @@
 
 import { api } from './api.js';
 import { fill, h } from './dom.js';
+import { t } from './i18n.js';
 import { levelName } from './rules.js';
 
 const BACK_MINUTES = 3; // docs/ratings.md: a stand-up is a leave unless back within 3 minutes
@@ -13,10 +14,10 @@ const BACK_MINUTES = 3; // docs/ratings.md: a stand-up is a leave unless back wi
 /** The rules of leaving, for the player at this seat: a sentence or two. */
 export function leavingRules(v) {
   const rated = !!v.seats[v.you]?.registered;
-  const bot = `a ${levelName(v.bots).toLowerCase()} bot plays your seat`;
+  const level = levelName(v.bots).toLowerCase();
   return rated
-    ? `Leaving a rated game counts as a loss, whatever the score, unless you sit back down within ${BACK_MINUTES} minutes; meanwhile ${bot}.`
-    : `If you leave, ${bot} to the end of the game; games played as a guest aren’t rated.`;
+    ? t('Leaving a rated game counts as a loss, whatever the score, unless you sit back down within {minutes} minutes; meanwhile a {level} bot plays your seat.', { minutes: BACK_MINUTES, level })
+    : t('If you leave, a {level} bot plays your seat to the end of the game; games played as a guest aren’t rated.', { level });
 }
 
 export function leaveKey(v) {
@@ -35,12 +36,12 @@ export function drawLeave(el, v, game) {
   el.hidden = false;
   const rules = leavingRules(v);
   fill(el,
-    h('button.ghost.small', { type: 'button', name: 'leave', title: rules, 'aria-describedby': 'leave-rules', onclick: () => leave(game) }, 'Leave table'),
+    h('button.ghost.small', { type: 'button', name: 'leave', title: rules, 'aria-describedby': 'leave-rules', onclick: () => leave(game) }, t('Leave table')),
     h('p.leave-rules.sr-only', { id: 'leave-rules' }, rules));
 }
 
 async function leave(game) {
   const v = game.v;
-  if (!window.confirm(`Leave the table?\n\n${leavingRules(v)}`)) return;
+  if (!window.confirm([t('Leave the table?'), leavingRules(v)].join('\n\n'))) return;
   await game.ctx.act(() => api.stand(v.code, v.you)).catch(() => {});
 }

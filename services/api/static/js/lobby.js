@@ -3,12 +3,20 @@
 
 import { api } from './api.js';
 import { h, fill, Parts } from './dom.js';
-import { becomePlayer, forget, me, signOut } from './me.js';
+import { t, tn } from './i18n.js';
+import { becomeGuest, becomePlayer, forget, me, signOut } from './me.js';
 import { bar, go, StatusLine } from './nav.js';
 import { DEFAULT_RULES, HOUSE_RULES, LEVELS, levelName, ruleChips } from './rules.js';
 
 const REFRESH = 5000;
 const CODE = /^[A-Za-z0-9-]{4,32}$/;
+
+/** "Play bots now": a table of bots at `level` under `settings`, started at once, and on to it. */
+export async function playBots(settings, level) {
+  const view = await api.open({ settings, bots: level });
+  await api.start(view.code);
+  go(`/t/${view.code}`);
+}
 
 export function mountLobby(root) {
   root.dataset.view = 'lobby';
@@ -19,10 +27,10 @@ export function mountLobby(root) {
   let gone = false;
 
   // ---- who you are
-  const nameInput = h('input', { name: 'name', autocomplete: 'username', maxlength: 40, placeholder: 'Your name', 'aria-label': 'Your name', required: true });
-  const passwordInput = h('input', { type: 'password', name: 'password', autocomplete: 'current-password', minlength: 8, placeholder: 'Optional', 'aria-describedby': 'password-hint' });
-  const signInButton = h('button', { type: 'submit', name: 'sign-in' }, 'Save name');
-  passwordInput.addEventListener('input', () => { signInButton.textContent = passwordInput.value ? 'Sign in' : 'Save name'; });
+  const nameInput = h('input', { name: 'name', autocomplete: 'username', maxlength: 40, placeholder: t('Your name'), 'aria-label': t('Your name'), required: true });
+  const passwordInput = h('input', { type: 'password', name: 'password', autocomplete: 'current-password', minlength: 8, placeholder: t('Optional'), 'aria-describedby': 'password-hint' });
+  const signInButton = h('button', { type: 'submit', name: 'sign-in' }, t('Save name'));
+  passwordInput.addEventListener('input', () => { signInButton.textContent = passwordInput.value ? t('Sign in') : t('Save name'); });
   const whoEl = h('form.card-panel.who', {
     onsubmit: async (event) => {
       event.preventDefault();
@@ -46,14 +54,14 @@ export function mountLobby(root) {
     header = fresh;
     if (who) {
       fill(whoEl,
-        h('p.who-line', {}, 'Playing as ', h('strong', {}, who.name), who.registered ? h('span.chip', {}, 'Rated') : null),
-        h('button.link', { type: 'button', onclick: () => { signOut(); passwordInput.value = ''; drawWho(); nameInput.focus(); } }, who.registered ? 'Sign out' : 'Change name'));
+        h('p.who-line', {}, t('Playing as'), ' ', h('strong', {}, who.name), who.registered ? h('span.chip', {}, t('Rated')) : null),
+        h('button.link', { type: 'button', onclick: () => { signOut(); passwordInput.value = ''; drawWho(); nameInput.focus(); } }, who.registered ? t('Sign out') : t('Change name')));
     } else {
       fill(whoEl,
-        h('label.field', {}, h('span', {}, 'What should the table call you?'), nameInput),
-        h('label.field', {}, h('span', {}, 'Password'), passwordInput),
+        h('label.field', {}, h('span', {}, t('What should the table call you?')), nameInput),
+        h('label.field', {}, h('span', {}, t('Password')), passwordInput),
         signInButton,
-        h('p.hint', { id: 'password-hint' }, 'No account needed: a name is enough to play. Add a password (8 characters or more, not an easy one to guess: a few uncommon words make a good one) to register the name and keep a rating; the same name and password sign you in again.'));
+        h('p.hint', { id: 'password-hint' }, t('No account needed: a name is enough to play. Add a password (8 characters or more, not an easy one to guess: a few uncommon words make a good one) to register the name and keep a rating; the same name and password sign you in again.')));
     }
   };
 
@@ -66,27 +74,14 @@ export function mountLobby(root) {
     if (!name && anyName && !passwordInput.value) return becomeGuest();
     if (!name) {
       nameInput.focus();
-      throw new Error('Type a name first, so the table knows who you are.');
+      throw new Error(t('Type a name first, so the table knows who you are.'));
     }
     const password = passwordInput.value;
     if (password && password.length < 8) {
       passwordInput.focus();
-      throw new Error('A password has 8 characters or more; leave it empty to play as a guest.');
+      throw new Error(t('A password has 8 characters or more; leave it empty to play as a guest.'));
     }
     return becomePlayer(name, password, returning);
-  };
-
-  /** A guest named "Guest 4821": a name is anyone's until registered, so another guest's
-   * namesake is no clash; one that a registered name looks like is (409), so pick again. */
-  const becomeGuest = async () => {
-    for (let tries = 0; ; tries += 1) {
-      const name = `Guest ${1000 + Math.floor(Math.random() * 9000)}`;
-      try {
-        return await becomePlayer(name);
-      } catch (err) {
-        if (err.status !== 409 || tries >= 4) throw err;
-      }
-    }
   };
 
   // ---- open a table
@@ -114,15 +109,15 @@ export function mountLobby(root) {
     levelPickers.push(group);
     return group;
   };
-  const levelRow = row('Bots', 'They fill every seat nobody takes.',
-    levelPicker('bot-level', 'Bots at the table you open'), { 'data-rule': 'bots' });
-  const codeInput = h('input', { name: 'new-code', maxlength: 32, placeholder: 'Optional, e.g. FAMILY-1', 'aria-label': 'Table code (optional)', autocapitalize: 'characters', spellcheck: 'false' });
-  const openButton = h('button.primary.big', { type: 'submit', name: 'open' }, 'Open a table');
+  const levelRow = row(t('Bots'), t('They fill every seat nobody takes.'),
+    levelPicker('bot-level', t('Bots at the table you open')), { 'data-rule': 'bots' });
+  const codeInput = h('input', { name: 'new-code', maxlength: 32, placeholder: t('Optional, e.g. FAMILY-1'), 'aria-label': t('Table code (optional)'), autocapitalize: 'characters', spellcheck: 'false' });
+  const openButton = h('button.primary.big', { type: 'submit', name: 'open' }, t('Open a table'));
   const openForm = h('form.card-panel.open', {
     onsubmit: async (event) => {
       event.preventDefault();
       const code = codeInput.value.trim();
-      if (code && !CODE.test(code)) { status.say('A table code is 4 to 32 letters, digits or dashes.', 'error'); codeInput.focus(); return; }
+      if (code && !CODE.test(code)) { status.say(t('A table code is 4 to 32 letters, digits or dashes.'), 'error'); codeInput.focus(); return; }
       openButton.disabled = true;
       try {
         await ensurePlayer();
@@ -136,10 +131,10 @@ export function mountLobby(root) {
       }
     },
   },
-  h('h2', {}, 'Open a table'),
-  h('p.lede', {}, 'You host: choose the house rules, then invite friends or let bots take the seats.'),
+  h('h2', {}, t('Open a table')),
+  h('p.lede', {}, t('You host: choose the house rules, then invite friends or let bots take the seats.')),
   h('div.rules-list', {}, ruleRows, levelRow),
-  h('label.field.inline', {}, h('span', {}, 'Table code'), codeInput),
+  h('label.field.inline', {}, h('span', {}, t('Table code')), codeInput),
   openButton);
 
   // ---- one click to a game: a table of bots at the level chosen beside the button and the
@@ -153,9 +148,7 @@ export function mountLobby(root) {
       try {
         await ensurePlayer(false, true);
         drawWho();
-        const view = await api.open({ settings: { ...rules }, bots: level });
-        await api.start(view.code);
-        go(`/t/${view.code}`);
+        await playBots({ ...rules }, level);
       } catch (err) {
         status.error(err);
         if (err.status === 401) { forget(); drawWho(); }
@@ -163,41 +156,41 @@ export function mountLobby(root) {
         playButton.disabled = false;
       }
     },
-  }, 'Play bots now');
+  }, t('Play bots now'));
 
   // ---- join by code
-  const joinInput = h('input', { name: 'join-code', maxlength: 32, placeholder: 'Code', 'aria-label': 'Table code to join', autocapitalize: 'characters', spellcheck: 'false' });
+  const joinInput = h('input', { name: 'join-code', maxlength: 32, placeholder: t('Code'), 'aria-label': t('Table code to join'), autocapitalize: 'characters', spellcheck: 'false' });
   const joinForm = h('form.card-panel.join', {
     onsubmit: (event) => {
       event.preventDefault();
       const code = joinInput.value.trim();
-      if (!CODE.test(code)) { status.say('A table code is 4 to 32 letters, digits or dashes.', 'error'); joinInput.focus(); return; }
+      if (!CODE.test(code)) { status.say(t('A table code is 4 to 32 letters, digits or dashes.'), 'error'); joinInput.focus(); return; }
       go(`/t/${code.toUpperCase()}`);
     },
   },
-  h('h2', {}, 'Join a table'),
-  h('div.join-row', {}, joinInput, h('button.primary', { type: 'submit', name: 'join' }, 'Join')),
-  h('h3', {}, 'Waiting for players'),
+  h('h2', {}, t('Join a table')),
+  h('div.join-row', {}, joinInput, h('button.primary', { type: 'submit', name: 'join' }, t('Join'))),
+  h('h3', {}, t('Waiting for players')),
   listEl);
 
   const drawList = (tables) => {
     if (!parts.changed('list', tables, more)) return;
     if (!tables.length) {
-      fill(listEl, h('p.empty', {}, 'No table is waiting right now. Open one, and share its link.'));
+      fill(listEl, h('p.empty', {}, t('No table is waiting right now. Open one, and share its link.')));
       return;
     }
-    fill(listEl, tables.map((t) => h('div.waiting', { 'data-code': t.code },
+    fill(listEl, tables.map((table) => h('div.waiting', { 'data-code': table.code },
       h('div.waiting-head', {},
-        h('strong.code', {}, t.code),
-        h('span.host', {}, t.host_name ? `${t.host_name}’s table` : 'A table'),
-        h('span.open-seats', {}, t.open_seats === 1 ? '1 seat open' : `${t.open_seats} seats open`)),
-      h('ul.waiting-seats', {}, t.seats.map((s) => h('li', { class: s.name ? 'taken' : s.bot ? 'bot' : 'free' },
-        s.name || (s.bot ? `${levelName(s.bot)} bot` : 'Open')))),
+        h('strong.code', {}, table.code),
+        h('span.host', {}, table.host_name ? t('{name}’s table', { name: table.host_name }) : t('A table')),
+        h('span.open-seats', {}, tn('{count} seat open', '{count} seats open', table.open_seats))),
+      h('ul.waiting-seats', {}, table.seats.map((s) => h('li', { class: s.name ? 'taken' : s.bot ? 'bot' : 'free' },
+        s.name || (s.bot ? t('{level} bot', { level: levelName(s.bot) }) : t('Open'))))),
       h('div.waiting-foot', {},
-        h('span.chips', {}, [...ruleChips(t.settings), `${levelName(t.bots)} bots`].map((c) => h('span.chip', {}, c))),
-        h('a.button.ghost', { href: `#/t/${encodeURIComponent(t.code)}`, 'data-action': 'watch' }, 'Watch'),
-        h('button.primary', { type: 'button', onclick: () => go(`/t/${t.code}`) }, 'Join')))));
-    if (more) listEl.append(h('button.ghost.more', { type: 'button', name: 'more', onclick: () => { pages += 1; clearTimeout(timer); refresh(); } }, 'More tables'));
+        h('span.chips', {}, [...ruleChips(table.settings), t('{level} bots', { level: levelName(table.bots) })].map((c) => h('span.chip', {}, c))),
+        h('a.button.ghost', { href: `#/t/${encodeURIComponent(table.code)}`, 'data-action': 'watch' }, t('Watch')),
+        h('button.primary', { type: 'button', onclick: () => go(`/t/${table.code}`) }, t('Join'))))));
+    if (more) listEl.append(h('button.ghost.more', { type: 'button', name: 'more', onclick: () => { pages += 1; clearTimeout(timer); refresh(); } }, t('More tables')));
   };
 
   // The list comes a page at a time; "More tables" keeps one more page in view.
@@ -225,11 +218,12 @@ export function mountLobby(root) {
     header,
     h('main.lobby', {},
       h('section.hero', {},
-        h('h1', {}, 'The family’s Euchre'),
-        h('p', {}, 'Four players, two teams, and one jack that isn’t what it looks like. Play friends, bots, or both.'),
+        h('h1', {}, t('The family’s Euchre')),
+        h('p', {}, t('Four players, two teams, and one jack that isn’t what it looks like. Play friends, bots, or both.')),
         h('div.play-now', {}, playButton,
-          h('div.play-level', {}, h('span', { 'aria-hidden': 'true' }, 'Bots'), levelPicker('play-level', 'Bots to play against')),
-          h('p.hint', {}, 'Three bots and you, straight to the table, no name needed (you can pick one below). The house rules are the ones under “Open a table”.'))),
+          h('div.play-level', {}, h('span', { 'aria-hidden': 'true' }, t('Bots')), levelPicker('play-level', t('Bots to play against'))),
+          h('p.hint', {}, t('Three bots and you, straight to the table, no name needed (you can pick one below). The house rules are the ones under “Open a table”.')),
+          h('a.button.learn', { href: '#/learn' }, t('Learn Euchre in a minute')))),
       status.el,
       whoEl,
       h('div.lobby-grid', {}, openForm, joinForm)));
@@ -240,14 +234,14 @@ export function mountLobby(root) {
       if (gone || !who.house_rules) return;
       for (const r of HOUSE_RULES) {
         const value = who.house_rules[r.key];
-        const input = openForm.querySelector(`input[data-rule=${r.key}][value=${value}]`);
+        const input = openForm.querySelector(`input[data-rule=${r.key}][value="${value}"]`);
         if (!input) continue;
         rules[r.key] = value;
         input.checked = true;
       }
     }).catch(() => {});
   }
-  fill(listEl, h('p.empty', {}, 'Looking for tables…'));
+  fill(listEl, h('p.empty', {}, t('Looking for tables…')));
   refresh();
   return () => { gone = true; clearTimeout(timer); };
 }

@@ -1,10 +1,13 @@
 // Euchre Tables in the browser: the lobby at #/, a table at #/t/CODE and its game's record at
-// #/t/CODE/record, a player at #/players/ID, the leaderboard at #/leaderboard and the rules at
-// #/rules (a section of them at #/rules/SECTION).
+// #/t/CODE/record, a player at #/players/ID, the leaderboard at #/leaderboard, the rules at
+// #/rules (a section of them at #/rules/SECTION) and a first hand walked through at #/learn.
 
+// First: the player's language and its catalogue, before any module makes a word (i18n.js).
+import './i18n.js';
 import { fill } from './dom.js';
 import { installKeys } from './keys.js';
 import { mountLeaderboard } from './leaderboard.js';
+import { mountLesson } from './lesson.js';
 import { mountLobby } from './lobby.js';
 import { checkMe } from './me.js';
 import { mountProfile } from './profile.js';
@@ -39,6 +42,8 @@ function route() {
     unmount = mountRulesPage(app, rules[1]);
   } else if (hash === 'leaderboard') {
     unmount = mountLeaderboard(app);
+  } else if (hash === 'learn') {
+    unmount = mountLesson(app);
   } else {
     if (hash) history.replaceState(null, '', '#/');
     unmount = mountLobby(app);

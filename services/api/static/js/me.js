@@ -3,6 +3,7 @@
 // recognise their seat and link to their record.
 
 import { api, ApiError } from './api.js';
+import { t } from './i18n.js';
 
 const KEY = 'euchre:me';
 
@@ -24,6 +25,20 @@ export async function becomePlayer(name, password = '', returning = false) {
   return who;
 }
 
+/** A guest named "Guest 4821", for a first visit that plays before picking a name: a name is
+ * anyone's until registered, so another guest's namesake is no clash; one that a registered
+ * name looks like is (409), so pick again. */
+export async function becomeGuest() {
+  for (let tries = 0; ; tries += 1) {
+    const name = `Guest ${1000 + Math.floor(Math.random() * 9000)}`;
+    try {
+      return await becomePlayer(name);
+    } catch (err) {
+      if (err.status !== 409 || tries >= 4) throw err;
+    }
+  }
+}
+
 /** A guest by `name`; the server's refusal of a registered name (worded for programs, which
  * sign in by their own route) put as a person at the page can act on it. */
 async function guest(name) {
@@ -31,7 +46,7 @@ async function guest(name) {
     return await api.newPlayer(name);
   } catch (err) {
     if (err.status !== 409) throw err;
-    throw new ApiError(409, `“${name}” is a registered name. If it’s yours, sign in with its password in the lobby; if not, pick another name.`, err.body);
+    throw new ApiError(409, t('“{name}” is a registered name. If it’s yours, sign in with its password in the lobby; if not, pick another name.', { name }), err.body);
   }
 }
 
@@ -48,7 +63,7 @@ async function registered(name, password, returning) {
     return await (returning ? register : signIn)();
   } catch (err) {
     if (err.status !== 401 && err.status !== 409) throw err;
-    throw new ApiError(err.status, `${name} is registered with another password: check it, or pick another name.`, err.body);
+    throw new ApiError(err.status, t('{name} is registered with another password: check it, or pick another name.', { name }), err.body);
   }
 }
 

@@ -2,6 +2,7 @@
 // and the bar at the top of every page.
 
 import { h, withSuits } from './dom.js';
+import { t } from './i18n.js';
 import { me } from './me.js';
 import { themeSwitch } from './options.js';
 
@@ -25,34 +26,34 @@ function rulesLink() {
     target: atTable ? '_blank' : null,
     rel: atTable ? 'noopener' : null,
     'aria-current': location.hash.startsWith('#/rules') ? 'page' : null,
-  }, 'Rules');
+  }, t('Rules'));
 }
 
 export function bar(...middle) {
   const who = me();
   const link = (href, text) => h('a.bar-link', { href, 'aria-current': location.hash === href ? 'page' : null }, text);
   return h('header.bar', {},
-    h('a.brand', { href: '#/', title: 'Back to the lobby' },
+    h('a.brand', { href: '#/', title: t('Back to the lobby') },
       h('svg.brand-mark', { viewBox: '0 0 100 100', 'aria-hidden': 'true' }, h('use', { href: '#suit-S' })),
-      h('span', {}, 'Euchre Tables')),
+      h('span', {}, t('Euchre Tables'))),
     h('div.bar-mid', {}, ...middle),
-    h('nav.bar-links', { 'aria-label': 'Pages' },
+    h('nav.bar-links', { 'aria-label': t('Pages') },
       rulesLink(),
-      link('#/leaderboard', 'Leaderboard'),
-      who?.registered ? link(playerPath(who.id), 'My record') : null),
+      link('#/leaderboard', t('Leaderboard')),
+      who?.registered ? link(playerPath(who.id), t('My record')) : null),
     themeSwitch(),
-    who ? h('span.bar-me', { title: 'You play as' }, who.name) : null);
+    who ? h('span.bar-me', { title: t('You play as') }, who.name) : null);
 }
 
 /** A page with nothing to show: what is missing, why, and the way back. */
 export function missingPage(title, words) {
   return h('main.missing', {}, h('h1', {}, title), h('p', {}, words),
-    h('a.button.primary', { href: '#/' }, 'Back to the lobby'));
+    h('a.button.primary', { href: '#/' }, t('Back to the lobby')));
 }
 
 /** The page for a table code nobody opened: the table's page and its record both say it. */
 export function noTablePage(code) {
-  return missingPage(`There is no table ${code}`, 'The link may be mistyped, or the table long gone.');
+  return missingPage(t('There is no table {code}', { code }), t('The link may be mistyped, or the table long gone.'));
 }
 
 /** A status line: what is happening, or what went wrong, in one sentence. */

@@ -1,29 +1,34 @@
 // A player's own options: each helper and the banners can be turned off, the your-turn sound,
-// the four-colour deck and the left-handed layout on; the theme (the system's, light or dark)
+// the four-colour deck, the left-handed layout and hints against bots on; the theme (the system's, light or dark)
 // and the cards' size are picked. They are kept in this browser, so a choice outlasts a
 // reload, and they are set on the page's root (data-help-*, data-theme, data-card-size) for
-// the styles that draw them.
+// the styles that draw them. The language is kept by i18n.js, and picked here when the page
+// offers more than English.
 
-import { h, suitMark } from './dom.js';
+import { fill, h, suitMark } from './dom.js';
+import { language, offeredLanguages, pickLanguage, t } from './i18n.js';
 
-const KEY = 'euchre.options';
+// The picks' key, and what draws them on the page's root: early.js, in the head.
+const look = globalThis.euchreLook;
+const KEY = look.KEY;
 
 export const OPTIONS = [
-  ['playable', 'Light up the cards I can play'],
-  ['partner', 'Say when my partner is winning the trick'],
-  ['bower', 'Mark the bowers'],
-  ['banners', 'Banners for calls, loners and results'],
-  ['sound', 'A sound when it is my turn'],
-  ['four', 'Four-colour deck: diamonds blue, clubs green'],
-  ['left', 'Left-handed: the score and my moves on the left'],
+  ['playable', t('Light up the cards I can play')],
+  ['partner', t('Say when my partner is winning the trick')],
+  ['bower', t('Mark the bowers')],
+  ['banners', t('Banners for calls, loners and results')],
+  ['sound', t('A sound when it is my turn')],
+  ['four', t('Four-colour deck: diamonds blue, clubs green')],
+  ['left', t('Left-handed: the score and my moves on the left')],
+  ['hints', t('Hints against bots (a win after a hint isn’t rated)')],
 ];
 // Options that stay off until the player turns them on.
-const OFF_UNTIL_ASKED = new Set(['sound', 'four', 'left']);
+const OFF_UNTIL_ASKED = new Set(['sound', 'four', 'left', 'hints']);
 
 // Options picked from a few: the first of each is what a player has until they pick.
 const CHOICES = {
-  theme: ['Theme', [['system', 'System'], ['light', 'Light'], ['dark', 'Dark']]],
-  size: ['Cards', [['normal', 'Normal'], ['small', 'Small'], ['large', 'Large']]],
+  theme: [t('Theme'), [['system', t('System')], ['light', t('Light')], ['dark', t('Dark')]]],
+  size: [t('Cards'), [['normal', t('Normal')], ['small', t('Small')], ['large', t('Large')]]],
 };
 
 const darkSystem = matchMedia('(prefers-color-scheme: dark)');
@@ -49,12 +54,7 @@ const choice = (key) => {
 function show() {
   const root = document.documentElement;
   for (const [key] of OPTIONS) root.dataset[`help${key[0].toUpperCase()}${key.slice(1)}`] = option(key) ? 'on' : 'off';
-  const theme = choice('theme');
-  const dark = theme === 'dark' || (theme === 'system' && darkSystem.matches);
-  root.dataset.theme = dark ? 'dark' : 'light';
-  root.dataset.cardSize = choice('size');
-  // The browser's own controls (form fields, scroll bars) drawn to match.
-  document.querySelector('meta[name="color-scheme"]')?.setAttribute('content', dark ? 'dark' : 'light');
+  look();
   for (const el of document.querySelectorAll('.theme-switch')) themeWords(el);
 }
 
@@ -76,14 +76,28 @@ const pick = (key, changed) => {
       h('span', {}, text)))));
 };
 
+/** The language pick, shown once the server says the page is offered in more than English. */
+function languagePick() {
+  const el = h('div.option-pick.language-pick', { hidden: true });
+  offeredLanguages().then((offered) => {
+    if (offered.length < 2) return;
+    el.hidden = false;
+    fill(el, h('span', { id: 'option-language-label' }, t('Language')),
+      h('div.seg', { role: 'radiogroup', 'aria-labelledby': 'option-language-label' }, offered.map((l) => h('label', { lang: l.code },
+        h('input', { type: 'radio', name: 'option-language', value: l.code, checked: language() === l.code, onchange: () => pickLanguage(l.code) }),
+        h('span', {}, l.name)))));
+  });
+  return el;
+}
+
 /** The bar's Options menu; `changed` redraws what the options decide. */
 export function optionsMenu(changed) {
   show();
   const rows = OPTIONS.map(([key, label]) => h('label.option-row', {},
     h('input', { type: 'checkbox', name: `option-${key}`, checked: option(key), onchange: (event) => { set(key, event.target.checked); changed?.(); } }),
     h('span', {}, label, key === 'four' ? h('span.suit-preview', { 'aria-hidden': 'true' }, ['S', 'H', 'D', 'C'].map((s) => suitMark(s))) : null)));
-  return h('details.bar-menu.options-menu', {}, h('summary', {}, 'Options'),
-    h('div.bar-menu-items', { role: 'group', 'aria-label': 'Options' }, pick('theme', changed), pick('size', changed), rows));
+  return h('details.bar-menu.options-menu', {}, h('summary', {}, t('Options')),
+    h('div.bar-menu-items', { role: 'group', 'aria-label': t('Options') }, pick('theme', changed), pick('size', changed), languagePick(), rows));
 }
 
 function themeWords(el) {
@@ -91,8 +105,8 @@ function themeWords(el) {
   const now = values.findIndex(([value]) => value === choice('theme'));
   const [, nowText] = values[now];
   const [, nextText] = values[(now + 1) % values.length];
-  el.querySelector('.sr-only').textContent = `Theme: ${nowText}`;
-  el.title = `Theme: ${nowText}. Switch to ${nextText}`;
+  el.querySelector('.sr-only').textContent = t('Theme: {theme}', { theme: nowText });
+  el.title = t('Theme: {theme}. Switch to {next}', { theme: nowText, next: nextText });
   el.dataset.themeChoice = values[now][0];
 }
 

@@ -3,6 +3,7 @@
 
 import { api, settled } from './api.js';
 import { h, fill } from './dom.js';
+import { t } from './i18n.js';
 import { me } from './me.js';
 import { playerPath } from './nav.js';
 
@@ -16,7 +17,7 @@ export const changeWords = (before, after) => `${before.display} → ${after.dis
  * shown, skill less three uncertainties, starts low and moves far with each game. */
 export const provisional = (r) => r.sigma > 260;
 
-export const PROVISIONAL = 'New ratings are provisional: they start low and move a lot over the first few games, until the system is sure of you.';
+export const PROVISIONAL = t('New ratings are provisional: they start low and move a lot over the first few games, until the system is sure of you.');
 
 /** The skill the rating is drawn from, and how unsure of it we still are: "1410 ± 36". */
 export const spreadWords = (r) => `${Math.round(r.mu)} ± ${Math.round(r.sigma)}`;
@@ -38,20 +39,22 @@ const mineOf = (v, ratings) => ratings?.seats?.find((s) => s.seat === v.you);
 function lineFor(v, ratings, late) {
   if (!ratings || ratings.status === 'pending') {
     if (v.you === null) return null;
-    return late ? ['late', 'The rating isn’t in yet: it will show on the players’ pages.'] : ['pending', 'Rating…'];
+    return late ? ['late', t('The rating isn’t in yet: it will show on the players’ pages.')] : ['pending', t('Rating…')];
   }
-  if (ratings.status === 'unrated') return ['unrated', 'Not rated: no registered player'];
+  if (ratings.status === 'unrated') return ['unrated', t('Not rated: no registered player')];
   if (v.you === null) return null;
   const mine = mineOf(v, ratings);
   const change = mine?.before && mine?.after ? changeWords(mine.before, mine.after) : '';
   switch (mine?.status) {
-    case 'rated': return ['rated', `Rating ${change}`];
-    case 'left': return ['left', `You left before the end: rated as a loss${change ? `. Rating ${change}` : ''}`];
-    case 'banned': return ['banned', `The host banned you: rated as the bot played your seat out. Rating ${change}`];
-    case 'stalled': return ['stalled', `You held up the game past the limit: rated as a loss${change ? `. Rating ${change}` : ''}`];
-    case 'covered': return ['covered', 'A bot played most of your seat: the win isn’t yours, not rated'];
-    case 'abandoned': return ['abandoned', 'The game was ended for stalling: not rated'];
-    case 'guest': return ['guest', 'Guests aren’t rated — register to keep a rating'];
+    case 'rated': return ['rated', t('Rating {change}', { change })];
+    case 'left': return ['left', change ? t('You left before the end: rated as a loss. Rating {change}', { change }) : t('You left before the end: rated as a loss')];
+    case 'banned': return ['banned', t('The host banned you: rated as the bot played your seat out. Rating {change}', { change })];
+    case 'stalled': return ['stalled', change ? t('You held up the game past the limit: rated as a loss. Rating {change}', { change }) : t('You held up the game past the limit: rated as a loss')];
+    case 'covered': return ['covered', t('A bot played most of your seat: the win isn’t yours, not rated')];
+    case 'hinted': return ['hinted', t('You took a hint: the win isn’t yours, not rated')];
+    case 'abandoned': return ['abandoned', t('The game was ended for stalling: not rated')];
+    case 'short': return ['short', t('A game to {points} points is too short to rate: not rated', { points: v.settings.points })];
+    case 'guest': return ['guest', t('Guests aren’t rated — register to keep a rating')];
     default: return null;
   }
 }
@@ -72,6 +75,6 @@ export function ratingBox(line) {
   const who = me();
   return h('div.rating-box', {}, line,
     h('span.rating-links', {},
-      who?.registered ? h('a', { href: playerPath(who.id) }, 'My record') : null,
-      h('a', { href: '#/leaderboard' }, 'Leaderboard')));
+      who?.registered ? h('a', { href: playerPath(who.id) }, t('My record')) : null,
+      h('a', { href: '#/leaderboard' }, t('Leaderboard'))));
 }

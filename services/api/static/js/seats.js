@@ -1,5 +1,7 @@
 // Seats as a person sees them: names, teams, where each sits on screen, "us" and "them".
 
+import { t } from './i18n.js';
+
 // Bots have no names of their own; each seat's bot gets a short, plainly robotic one.
 const BOT_NAMES = ['Tin', 'Cog', 'Bolt', 'Dot'];
 
@@ -15,14 +17,14 @@ export const teamOf = (seat) => seat % 2;
 
 export function nameOf(v, seat) {
   const s = v.seats[seat];
-  if (!s) return `Seat ${seat + 1}`;
+  if (!s) return t('Seat {number}', { number: seat + 1 });
   if (s.player && s.name) return s.name;
   if (s.bot) return BOT_NAMES[seat];
-  return 'Open seat';
+  return t('Open seat');
 }
 
 export function shortName(v, seat) {
-  if (v.you === seat) return 'You';
+  if (v.you === seat) return t('You');
   return nameOf(v, seat);
 }
 
@@ -30,7 +32,7 @@ export const isBot = (v, seat) => !!v.seats[seat]?.bot && (!v.seats[seat].player
 
 /** "Us"/"Them" for someone seated; the partners' names for someone watching. */
 export function teamName(v, team) {
-  if (v.you !== null && v.you !== undefined) return teamOf(v.you) === team ? 'Us' : 'Them';
+  if (v.you !== null && v.you !== undefined) return teamOf(v.you) === team ? t('Us') : t('Them');
   return `${nameOf(v, team)} & ${nameOf(v, team + 2)}`;
 }
 
@@ -43,5 +45,5 @@ export const ourTeam = (v) => teamOf(viewer(v));
 
 /** A sentence subject with the right verb: "You call" / "Ada calls". */
 export function subject(v, seat) {
-  return v.you === seat ? 'You' : nameOf(v, seat);
+  return v.you === seat ? t('You') : nameOf(v, seat);
 }

@@ -3,6 +3,7 @@
 import { api } from './api.js';
 import { copyText, fill, h } from './dom.js';
 import { Game } from './game.js';
+import { t } from './i18n.js';
 import { keepHead } from './heads.js';
 import { forget } from './me.js';
 import { bar, missingPage, noTablePage, tableLink } from './nav.js';
@@ -19,15 +20,15 @@ export function mountTablePage(root, code) {
   let stop = null;
   let gone = false;
 
-  const linkEl = h('span.link-state', { 'data-link': 'connecting', title: 'Connection to the table' }, 'Connecting…');
+  const linkEl = h('span.link-state', { 'data-link': 'connecting', title: t('Connection to the table') }, t('Connecting…'));
   const copyButton = h('button.ghost.small', {
     type: 'button',
-    title: 'Copy a link to this table',
+    title: t('Copy a link to this table'),
     onclick: async () => {
       const ok = await copyText(tableLink(code));
-      ctx.say(ok ? 'Link copied: send it to whoever you want at the table.' : `The link is ${tableLink(code)}`, 'info');
+      ctx.say(ok ? t('Link copied: send it to whoever you want at the table.') : t('The link is {link}', { link: tableLink(code) }), 'info');
     },
-  }, 'Copy link');
+  }, t('Copy link'));
   const talk = new Talk({ code, act: (call) => ctx.act(call) });
   // Who watches without a seat: how many for everyone, and their names for the host.
   const watchingEl = h('span.watching-count', { 'aria-live': 'polite' });
@@ -35,7 +36,7 @@ export function mountTablePage(root, code) {
   const countWatchers = async () => {
     try {
       const { count, names } = await api.spectators(code);
-      watchingEl.textContent = count ? `${count} watching` : '';
+      watchingEl.textContent = count ? t('{count} watching', { count }) : '';
       watchingEl.title = names?.length ? names.join(', ') : '';
     } catch {
       return; // the table's own page says what went wrong; asking again won't help
@@ -44,13 +45,13 @@ export function mountTablePage(root, code) {
   };
   const hostMenu = new HostMenu({ act: (call) => ctx.act(call) });
   const options = optionsMenu(() => screen?.redraw?.());
-  // A phone's bar has no room for every tool: below 640 px they fold behind "⋯" (base.css),
-  // leaving the code, the chat and the connection in view.
+  // A phone's or a tablet's bar has no room for every tool: at 900 px and under they fold
+  // behind "⋯" (base.css), leaving the code, the chat and the connection in view.
   const tools = h('div.bar-tools', { id: 'bar-tools' }, copyButton, hostMenu.el, options, watchingEl);
   const fold = h('button.ghost.small.bar-fold', {
-    type: 'button', title: 'More: the link, the host’s tools, options and leaving',
+    type: 'button', title: t('More: the link, the host’s tools, options and leaving'),
     'aria-expanded': 'false', 'aria-controls': 'bar-tools', onclick: () => setFold(!tools.classList.contains('open')),
-  }, h('span', { 'aria-hidden': 'true' }, '⋯'), h('span.sr-only', {}, 'More'));
+  }, h('span', { 'aria-hidden': 'true' }, '⋯'), h('span.sr-only', {}, t('More')));
   const setFold = (open) => {
     tools.classList.toggle('open', open);
     fold.setAttribute('aria-expanded', String(open));
@@ -64,12 +65,12 @@ export function mountTablePage(root, code) {
   });
   const outside = (e) => { if (!tools.contains(e.target) && !fold.contains(e.target)) setFold(false); };
   document.addEventListener('click', outside);
-  const header = bar(h('span.table-code', {}, h('span.table-word', {}, 'Table '), h('strong', { 'data-code': code }, code)), tools, talk.toggle, fold, linkEl);
+  const header = bar(h('span.table-code', {}, h('span.table-word', {}, t('Table'), ' '), h('strong', { 'data-code': code }, code)), tools, talk.toggle, fold, linkEl);
   const body = h('div.page');
   fill(root, header, body, talk.el);
 
   const setLink = (state) => {
-    const words = { live: 'Live', reconnecting: 'Reconnecting…', lost: 'Offline: retrying…', connecting: 'Connecting…' };
+    const words = { live: t('Live'), reconnecting: t('Reconnecting…'), lost: t('Offline: retrying…'), connecting: t('Connecting…') };
     if (linkEl.dataset.link !== state) {
       linkEl.dataset.link = state;
       linkEl.textContent = words[state] || state;
@@ -106,7 +107,10 @@ export function mountTablePage(root, code) {
   function accept(next) {
     if (gone || !next || next.code !== code) return;
     if (view && next.seq < view.seq) return;
-    if (view && next.seq === view.seq && next.you === view.you) return;
+    // The same view again, unless it is the table's own answer saying how long the decision
+    // under way has waited, which the stream's, come first, didn't (clocks.js).
+    const news = typeof next.waited === 'number' && typeof view?.waited !== 'number';
+    if (view && next.seq === view.seq && next.you === view.you && !news) return;
     if (view && next.seq === view.seq && next.you === null) return;
     view = next;
     keepHead(view);
@@ -142,7 +146,7 @@ export function mountTablePage(root, code) {
     root.dataset.view = 'missing';
     fill(root, bar(), page);
   }
-  const banned = () => shut(missingPage('You’ve been banned from this room.', 'The host asked you to leave: you can’t sit or watch here again.'));
+  const banned = () => shut(missingPage(t('You’ve been banned from this room.'), t('The host asked you to leave: you can’t sit or watch here again.')));
 
   // Who is disconnected, kept for a game screen made after the stream said so.
   let presence = null;
@@ -150,7 +154,7 @@ export function mountTablePage(root, code) {
   const streamed = { onView: accept, onLink: setLink, onTalk: (kind, line) => talk.add(kind, line), onBanned: banned, onPresence };
   api.table(code).then(accept, (err) => {
     if (gone) return;
-    shut(err.status === 404 ? noTablePage(code) : missingPage('That table can’t be shown', err.message));
+    shut(err.status === 404 ? noTablePage(code) : missingPage(t('That table can’t be shown'), err.message));
   });
   stop = watch(code, streamed);
 

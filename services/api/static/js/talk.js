@@ -4,6 +4,7 @@
 
 import { api } from './api.js';
 import { fill, h, reducedMotion } from './dom.js';
+import { language, t } from './i18n.js';
 import { me } from './me.js';
 
 // The reactions the server accepts, in the order of its enum in /schema.
@@ -22,30 +23,31 @@ export class Talk {
     this.busy = false;
 
     this.toggle = h('button.ghost.small.talk-toggle', {
-      type: 'button', 'aria-expanded': 'false', 'aria-controls': 'talk-panel', title: 'Table chat',
+      type: 'button', 'aria-expanded': 'false', 'aria-controls': 'talk-panel', title: t('Table chat'),
       onclick: () => this.show(!this.open),
-    }, 'Chat', this.badge = h('span.talk-unread', { hidden: true }));
-    this.list = h('ol.talk-lines', { role: 'log', 'aria-live': 'polite', 'aria-label': 'Chat lines' });
+    }, t('Chat'), this.badge = h('span.talk-unread', { hidden: true }));
+    // A log, not a list: a list's role would be lost under it, and its items left without one.
+    this.list = h('div.talk-lines', { role: 'log', 'aria-live': 'polite', 'aria-label': t('Chat lines') });
     // No maxlength: it would cut a long paste silently. A line over the limit stays whole in
     // the box, the count said beside it, and isn't sent until it is short enough.
     this.input = h('input.talk-input', {
       name: 'chat', autocomplete: 'off', enterkeyhint: 'send',
-      placeholder: 'Say something to the table', 'aria-label': 'Say something to the table',
+      placeholder: t('Say something to the table'), 'aria-label': t('Say something to the table'),
       'aria-describedby': 'talk-limit', oninput: () => this.measure(),
     });
     this.limitEl = h('p.talk-limit', { id: 'talk-limit', role: 'status', 'aria-live': 'polite' });
-    this.sendButton = h('button.primary.talk-send', { type: 'submit' }, 'Send');
+    this.sendButton = h('button.primary.talk-send', { type: 'submit' }, t('Send'));
     this.form = h('form.talk-form', { onsubmit: (e) => { e.preventDefault(); this.say(); } }, this.input, this.sendButton);
-    this.reactions = h('div.talk-reactions', { role: 'group', 'aria-label': 'Reactions' },
+    this.reactions = h('div.talk-reactions', { role: 'group', 'aria-label': t('Reactions') },
       EMOJI.map((emoji) => h('button.talk-react', {
-        type: 'button', 'data-emoji': emoji, title: `React ${emoji}`, 'aria-label': `React ${emoji}`,
+        type: 'button', 'data-emoji': emoji, title: t('React {emoji}', { emoji }), 'aria-label': t('React {emoji}', { emoji }),
         onclick: () => this.react(emoji),
       }, emoji)));
     this.mutesEl = h('div.talk-mutes', { hidden: true });
-    this.hint = h('p.talk-hint', { hidden: true }, 'Pick a name to chat.');
-    this.el = h('aside.talk', { id: 'talk-panel', hidden: true, 'aria-label': 'Table chat', onkeydown: (e) => this.onKey(e) },
-      h('div.talk-head', {}, h('h2', {}, 'Table talk'),
-        h('button.ghost.talk-close', { type: 'button', 'aria-label': 'Close the chat', onclick: () => this.show(false) }, '×')),
+    this.hint = h('p.talk-hint', { hidden: true }, t('Pick a name to chat.'));
+    this.el = h('aside.talk', { id: 'talk-panel', hidden: true, 'aria-label': t('Table chat'), onkeydown: (e) => this.onKey(e) },
+      h('div.talk-head', {}, h('h2', {}, t('Table talk')),
+        h('button.ghost.talk-close', { type: 'button', 'aria-label': t('Close the chat'), onclick: () => this.show(false) }, '×')),
       this.reactions, this.list, this.mutesEl, this.hint, this.limitEl, this.form);
     this.loadHistory();
   }
@@ -81,7 +83,7 @@ export class Talk {
     this.sendButton.disabled = this.input.disabled;
     for (const b of this.reactions.children) b.disabled = this.input.disabled;
     this.hint.hidden = !!who && !muted;
-    this.hint.textContent = muted ? 'The host has muted you at this table.' : 'Pick a name to chat.';
+    this.hint.textContent = muted ? t('The host has muted you at this table.') : t('Pick a name to chat.');
     this.drawMutes();
   }
 
@@ -93,14 +95,14 @@ export class Talk {
     this.mutesEl.hidden = !host;
     if (!host) return;
     const others = [...this.people].filter(([id]) => id !== who.id);
-    fill(this.mutesEl, others.length ? h('span.talk-mutes-label', {}, 'Mute:') : null,
+    fill(this.mutesEl, others.length ? h('span.talk-mutes-label', {}, t('Mute:')) : null,
       others.map(([id, name]) => {
         const muted = v.muted.includes(id);
         return h('button.small.toggle.talk-mute', {
           type: 'button', 'data-player': id, 'aria-pressed': String(muted),
-          title: muted ? `Let ${name} chat again` : `Mute ${name} at this table`,
+          title: muted ? t('Let {name} chat again', { name }) : t('Mute {name} at this table', { name }),
           onclick: () => this.run(() => (muted ? api.unmute(v.code, id) : api.mute(v.code, id))),
-        }, muted ? `${name} (muted)` : name);
+        }, muted ? t('{name} (muted)', { name }) : name);
       }));
   }
 
@@ -118,7 +120,7 @@ export class Talk {
   measure() {
     const count = [...this.input.value.trim()].length;
     const over = count > MAX_TEXT;
-    const words = over ? `Messages are at most ${MAX_TEXT} characters; this one has ${count.toLocaleString('en')}. Shorten it to send.` : '';
+    const words = over ? t('Messages are at most {most} characters; this one has {count}. Shorten it to send.', { most: MAX_TEXT, count: count.toLocaleString(language()) }) : '';
     if (this.limitEl.textContent !== words) this.limitEl.textContent = words;
     this.input.setAttribute('aria-invalid', String(over));
     return !over;
@@ -161,9 +163,9 @@ export class Talk {
   drawLines() {
     const atEnd = this.list.scrollHeight - this.list.scrollTop - this.list.clientHeight < 40;
     const sorted = [...this.lines.values()].sort((a, b) => a.seq - b.seq);
-    fill(this.list, sorted.map((l) => h('li.talk-line', { 'data-seq': l.seq, 'data-kind': l.kind },
+    fill(this.list, sorted.map((l) => h('p.talk-line', { 'data-seq': l.seq, 'data-kind': l.kind },
       h('strong.talk-who', {}, l.name),
-      l.kind === 'chat' ? h('span.talk-text', {}, l.text) : h('span.talk-emoji', { role: 'img', 'aria-label': `reacted ${l.emoji}` }, l.emoji))));
+      l.kind === 'chat' ? h('span.talk-text', {}, l.text) : h('span.talk-emoji', { role: 'img', 'aria-label': t('reacted {emoji}', { emoji: l.emoji }) }, l.emoji))));
     if (atEnd || !this.open) this.list.scrollTop = this.list.scrollHeight;
   }
 
