@@ -135,19 +135,31 @@ def test_every_page_fits_a_phone_and_a_tablet_without_a_sideways_scroll(
     ada.assert_no_errors()
 
 
+# The trump panel as wide as it gets: the longest suit's name (the deal decides which suit is
+# trump, so the test writes it in, and checks after that no redraw took it out).
+LONGEST_TRUMP = """() => {
+    const name = document.querySelector('.rail .trump-line strong');
+    name.textContent = 'diamonds';
+    return name.isConnected;
+}"""
+
+
 def test_the_dealers_six_cards_fit_every_width(browser, server):
-    """The hand is widest while the dealer buries a card: six cards, the picked-up one flagged."""
+    """The table is widest while the dealer buries a card: six cards, the picked-up one flagged,
+    and the trump named in the panel above (as wide as "diamonds")."""
     ada = open_person(browser, server, f"{LONG}3", viewport={"width": 390, "height": 844}, **PHONE)
     code = sign_in_and_open(ada)
     start_with_bots(ada)
     play_until_burying(ada, server, code)
     expect(ada.page.locator(".hand .card")).to_have_count(6)
     expect(ada.page.locator(".hand .card .flag")).to_have_count(1)
+    assert ada.page.evaluate(LONGEST_TRUMP)
     wide = {}
     for width in WIDTHS + WIDER:
         ada.page.set_viewport_size({"width": width, "height": 740})
         found = fit_report(ada.page)
         if found:
             wide[width] = found
-    assert not wide, f"the dealer's hand reaches past the screen: {wide}"
+    expect(ada.page.locator(".rail .trump-line strong")).to_have_text("diamonds")
+    assert not wide, f"the dealer's table reaches past the screen: {wide}"
     ada.assert_no_errors()
