@@ -39,6 +39,7 @@ from domain.cards import (
     mask_of,
 )
 from domain.hands import sorted_codes
+from domain.house_rules import HouseRules
 from domain.state import BidKind
 
 DEALS = 20  # likely deals a bid is judged over
@@ -68,7 +69,7 @@ class Bidding(msgspec.Struct, frozen=True):
     up: Code
     bids: list[Bid]
     score: list[int]
-    rules: dict[str, bool]
+    rules: HouseRules
     target: int = 10
 
 
@@ -130,7 +131,7 @@ def _known(b: Bid, hand: int, up: int, bidding: Bidding, n: int) -> Known:
     )
     score = (bidding.score[0], bidding.score[1])
     k = Known.at_bid(b.seat, hand, bidding.dealer, up, before, score, bidding.rules, bidding.target)
-    k.can = (inference.offer_one if b.round == 1 else inference.offer_two)(k, b.seat)
+    k.can = inference.offer(k, b.seat, b.round)
     return k
 
 

@@ -9,6 +9,7 @@ follows from them: a full trick is taken, a fifth trick scores the hand, ten poi
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from domain import (
@@ -31,6 +32,7 @@ from domain import commands as cmd
 from domain import events as ev
 from domain.errors import Conflict, IllegalMove, NotYourTurn
 from domain.evolve import HANDLERS
+from domain.house_rules import HouseRules
 from domain.lifecycle import TABLE_COMMANDS
 from domain.phases import Decision, PhaseRules
 from domain.state import Phase, State
@@ -161,6 +163,23 @@ def can(s: State, seat: int | None) -> dict[str, dict[str, Any]]:
         for kind, options in rules.options.items()
         if kind in by_kind
     }
+
+
+@cache
+def offers(rules: HouseRules, round: int, seat: int, dealer: int, up: int) -> dict[str, Any]:
+    """`seat`'s `can` in bidding `round` at a table playing `rules`, dealt by `dealer` with the
+    card `up` turned: what its view shows then, worked out by `can` itself on those facts, for a
+    bot reasoning about what another seat was offered (bots/inference.py). Shared between
+    callers: not to be changed."""
+    s = State(
+        status="playing",
+        phase="bid1" if round == 1 else "bid2",
+        settings=rules,
+        dealer=dealer,
+        up=up,
+        turn=seat,
+    )
+    return can(s, seat)
 
 
 def deciding(s: State) -> list[Decision]:

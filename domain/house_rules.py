@@ -6,7 +6,7 @@ Implements docs/euchre.md "House rules"; each rule's effect lives in the module 
 
 from __future__ import annotations
 
-from typing import Any, Literal, get_args
+from typing import Annotated, Any, Literal, get_args, get_type_hints
 
 import msgspec
 
@@ -15,40 +15,92 @@ from domain.errors import IllegalMove
 Toggle = Literal["on", "off"]
 Pace = Literal["brisk", "relaxed"]
 Points = Literal[5, 7, 10, 11, 15]
-TOGGLES: tuple[Toggle, ...] = get_args(Toggle)
-PACES: tuple[Pace, ...] = get_args(Pace)
 POINTS: tuple[Points, ...] = get_args(Points)
+
+
+def N_(text: str) -> str:
+    """Marks words for the message catalogue (`pybabel extract -k N_`): they are translated
+    where they are shown, in the reader's language, never here."""
+    return text
+
+
+def rule(label: str, hint: str, chip: str | None = None) -> msgspec.Meta:
+    """A house rule's words: its name and one-line hint (the OpenAPI title and description
+    too), and how the lobby's list says a table plays it when not the default ("{choice}" is
+    the value's word), else "<name>: <value>"."""
+    return msgspec.Meta(title=label, description=hint, extra={"chip": chip} if chip else {})
 
 
 class HouseRules(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """Stored as the API shows it ("on"/"off"), so the log reads like the waiting room.
     `points`: the score that wins the game, a number; absent in logs from before it could be
-    chosen, which were all played to 10."""
+    chosen, which were all played to 10. Each rule is declared here once, with the values it
+    may take, its default and its words: the API's bodies and schema, the waiting room's
+    choices and the tournament's table are made from this."""
 
-    stick_dealer: Toggle = "on"
-    alone: Toggle = "on"
-    defend_alone: Toggle = "off"
-    farmers: Toggle = "off"
-    canadian: Toggle = "off"
-    no_trump: Toggle = "off"
-    bot_pace: Pace = "brisk"
-    turn_limit: Toggle = "on"
-    spectators: Toggle = "on"
-    points: Points = 10
+    stick_dealer: Annotated[
+        Toggle, rule(N_("Stick the dealer"), N_("The dealer must call trump."))
+    ] = "on"
+    alone: Annotated[Toggle, rule(N_("Going alone"), N_("Play without a partner."))] = "on"
+    defend_alone: Annotated[
+        Toggle, rule(N_("Defending alone"), N_("Defenders may go alone too."))
+    ] = "off"
+    farmers: Annotated[Toggle, rule(N_("Farmer’s hand"), N_("9s and 10s only: swap three."))] = (
+        "off"
+    )
+    canadian: Annotated[Toggle, rule(N_("Canadian loner"), N_("Dealer’s partner goes alone."))] = (
+        "off"
+    )
+    no_trump: Annotated[
+        Toggle, rule(N_("No trump"), N_("Round two may call no trump: jacks are plain."))
+    ] = "off"
+    bot_pace: Annotated[
+        Pace, rule(N_("Bot speed"), N_("Relaxed is easier to follow."), N_("{choice} bots"))
+    ] = "brisk"
+    turn_limit: Annotated[
+        Toggle, rule(N_("Turn limit"), N_("A minute a move (two, relaxed), then a bot plays."))
+    ] = "on"
+    spectators: Annotated[Toggle, rule(N_("Spectators"), N_("Anyone with the link may watch."))] = (
+        "on"
+    )
+    points: Annotated[
+        Points,
+        rule(N_("Points to win"), N_("The first side to reach it wins."), N_("First to {choice}")),
+    ] = 10
 
 
-ALLOWED: dict[str, tuple[Toggle, ...] | tuple[Pace, ...] | tuple[Points, ...]] = {
-    "stick_dealer": TOGGLES,
-    "alone": TOGGLES,
-    "defend_alone": TOGGLES,
-    "farmers": TOGGLES,
-    "canadian": TOGGLES,
-    "no_trump": TOGGLES,
-    "bot_pace": PACES,
-    "turn_limit": TOGGLES,
-    "spectators": TOGGLES,
-    "points": POINTS,
-}
+class Declared(msgspec.Struct, frozen=True):
+    """One house rule as HouseRules declares it."""
+
+    key: str
+    allowed: tuple[str | int, ...]
+    default: str | int
+    label: str
+    hint: str
+    chip: str | None
+
+
+def _declared() -> tuple[Declared, ...]:
+    hints = get_type_hints(HouseRules, include_extras=True)
+    defaults = HouseRules()
+    found = []
+    for key in HouseRules.__struct_fields__:
+        values, meta = get_args(hints[key])
+        found.append(
+            Declared(
+                key=key,
+                allowed=get_args(values),
+                default=getattr(defaults, key),
+                label=meta.title,
+                hint=meta.description,
+                chip=meta.extra.get("chip"),
+            )
+        )
+    return tuple(found)
+
+
+DECLARED: tuple[Declared, ...] = _declared()
+ALLOWED: dict[str, tuple[str | int, ...]] = {d.key: d.allowed for d in DECLARED}
 
 
 def house_rules_from(raw: object, base: HouseRules | None = None) -> HouseRules:

@@ -106,10 +106,7 @@ def played_hands(
             if deal is not None:
                 before = list(e.score)
                 before[e.team] -= e.points
-                rules_on = {
-                    k: v == "on" for k, v in msgspec.structs.asdict(on).items() if k != "points"
-                }
-                bidding = Bidding(deal[0], deal[1], bids, before, rules_on, on.points)
+                bidding = Bidding(deal[0], deal[1], bids, before, on, on.points)
             yield PlayedHand(scored, e.trump, e.maker, tricks, bidding, claimed)
             tricks, trick, deal, bids, claimed = [], [], None, [], None
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import inspect
 import re
 import types
-from typing import Any, Literal, Union, get_args, get_origin
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 import msgspec
 
@@ -102,6 +102,8 @@ def type_words(annotation: Any, plural: bool = False) -> str:
     "one of easy, medium, hard, expert", "null or string". A type it has no words for is an
     error, so a new kind of field can't reach the page undescribed."""
     origin, args = get_origin(annotation), get_args(annotation)
+    if origin is Annotated:  # its words for the schema (a house rule's) are not the type's
+        return type_words(args[0], plural)
     if annotation is None or annotation is type(None):
         return "nulls" if plural else "null"
     if origin in (Union, types.UnionType):

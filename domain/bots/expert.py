@@ -265,13 +265,13 @@ def after_pass(k: Known, hands: list[int], rnd: int) -> int:
         s = (s + 1) % 4
         if r == 1:
             order, alone = bidding.round_one(
-                inference.as_seat(k, s, hands[s], inference.offer_one(k, s)), STYLE
+                inference.as_seat(k, s, hands[s], inference.offer(k, s, 1)), STYLE
             )
             if order:
                 return contract(k, hands, k.turned, s, alone, 1)
         else:
             suit, alone = bidding.round_two(
-                inference.as_seat(k, s, hands[s], inference.offer_two(k, s)), STYLE
+                inference.as_seat(k, s, hands[s], inference.offer(k, s, 2)), STYLE
             )
             if suit is not None:
                 return contract(k, hands, SUITS.index(suit), s, alone, 2)

@@ -18,10 +18,10 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from domain import decider
 from domain.bots import bidding
-from domain.bots.known import Known
+from domain.bots.known import Known, suits_only
 from domain.bots.strength import next_suit, strength
-from domain.cards import SUITS
 
 Can = dict[str, dict[str, Any]]  # a view's `can`
 Bid = tuple[int, int, str, int | None, bool]  # Known.bids: seat, round, kind, suit, alone
@@ -50,26 +50,11 @@ def as_seat(k: Known, seat: int, hand: int, can: Can) -> Known:
     return other
 
 
-def offer_one(k: Known, seat: int) -> Can:
-    """Round one's `can` for `seat`."""
-    alone = k.rules.get("alone", False)
-    partner_of_dealer = seat == (k.dealer + 2) % 4
-    must = alone and k.rules.get("canadian", False) and partner_of_dealer
-    return {"order": {"alone": alone, "must_alone": must}, "pass": {}}
-
-
-def offer_two(k: Known, seat: int) -> Can:
-    """Round two's `can` for `seat`: any suit but the one turned down; no pass for a stuck
-    dealer."""
-    can: Can = {
-        "call": {
-            "suits": [SUITS[s] for s in range(4) if s != k.turned],
-            "alone": k.rules.get("alone", False),
-        }
-    }
-    if not (seat == k.dealer and k.rules.get("stick_dealer", False)):
-        can["pass"] = {}
-    return can
+def offer(k: Known, seat: int, rnd: int) -> Can:
+    """What `seat` was offered in bidding round `rnd`: the rules' own answer on the public
+    facts, so a bot reasons with the rules the table plays, never a copy of them; as a bot
+    sees it (no trump left out: the model of a bidder is a bot's)."""
+    return suits_only(decider.offers(k.rules, rnd, seat, k.dealer, k.up))
 
 
 def bid_chance(k: Known, bid: Bid, hand: int, picked: bool) -> float:
@@ -77,14 +62,14 @@ def bid_chance(k: Known, bid: Bid, hand: int, picked: bool) -> float:
     `picked`: the hand is a dealer's five after taking the up card."""
     seat, rnd, kind, suit, _ = bid
     if rnd == 1:
-        other = as_seat(k, seat, hand, offer_one(k, seat))
+        other = as_seat(k, seat, hand, offer(k, seat, 1))
         if picked:
             x = strength(hand, k.turned)
         else:
             x, _ = bidding.order_strength(other, STYLE)
         p = _likely(x - bidding.bar(other, STYLE, STYLE.order))
         return p if kind == "order" else 1.0 - p
-    other = as_seat(k, seat, hand, offer_two(k, seat))
+    other = as_seat(k, seat, hand, offer(k, seat, 2))
     if "pass" not in other.can:
         return 1.0  # a stuck dealer's call says nothing
     if kind == "pass" or suit is None:

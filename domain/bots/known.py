@@ -9,7 +9,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+import msgspec
+
 from domain.cards import INDEX, NO_TRUMP, SUITS, TRUMPS
+from domain.house_rules import HouseRules
 from domain.seat_view import View
 from domain.state import BidKind
 
@@ -64,7 +67,7 @@ class Known:
             raise ValueError("nothing is decided before the first deal")
         me = v.you
         self.me = me
-        self.can = _suits_only(v.can)
+        self.can = suits_only(v.can)
         self.phase = v.phase
         self.dealer = v.dealer
         self.trump = NO_TRUMP if v.trump is None else TRUMPS.index(v.trump)
@@ -80,8 +83,8 @@ class Known:
         self.them = v.score[1 - me % 2]
         self.counts = tuple(v.counts)
         self.taken = (v.taken[me % 2], v.taken[1 - me % 2])
-        self.rules = {k: val == "on" for k, val in v.settings.items() if k != "points"}
-        self.target = int(v.settings["points"])
+        self.rules = msgspec.convert(v.settings, HouseRules)
+        self.target: int = self.rules.points
         self.bids = tuple(
             (
                 b.seat,
@@ -106,7 +109,7 @@ class Known:
         up: int,
         bids: tuple[tuple[int, int, BidKind, int | None, bool], ...],
         score: tuple[int, int],
-        rules: dict[str, bool],
+        rules: HouseRules,
         target: int,
     ) -> Known:
         """What `me` knew at its bid in a hand now scored (the bids' review,
@@ -170,7 +173,7 @@ class Known:
         return _mask(self.can[kind]["cards"])
 
 
-def _suits_only(can: dict[str, Any]) -> dict[str, Any]:
+def suits_only(can: dict[str, Any]) -> dict[str, Any]:
     """The bots never call no trump (docs/bots.md "No trump"): their bidding weighs suits only,
     so a no-trump call is left out of what they may call. A hand someone else played in no
     trump they play like any other: `trump` is NO_TRUMP, where the card tables rank it."""

@@ -6,16 +6,16 @@ from __future__ import annotations
 import functools
 import operator
 import re
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal, get_type_hints
 
 import msgspec
 from litestar.params import Parameter
 
+from domain import house_rules
 from domain.cards import Code as CardCode
 from domain.cards import TrumpCode
 from domain.commands import MOVE_TYPES, Command
 from domain.events import Emoji, Level
-from domain.house_rules import Pace, Points, Toggle
 from domain.review import HandReview
 from domain.seat_view import View
 from domain.talk import MAX_TEXT
@@ -63,25 +63,29 @@ class Login(msgspec.Struct, forbid_unknown_fields=True):
     password: Password
 
 
-class HouseRules(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
-    """House rules to set; a rule left out keeps its current value (or its default)."""
+def _each_optional(declared: type[msgspec.Struct], doc: str) -> type[msgspec.Struct]:
+    """`declared`'s fields, each with its values and words, but optional and left out unless
+    given: a body that changes only what it names."""
+    hints = get_type_hints(declared, include_extras=True)
+    return msgspec.defstruct(
+        declared.__name__,
+        [(key, hints[key] | None, None) for key in declared.__struct_fields__],
+        namespace={"__doc__": doc},
+        module=__name__,
+        forbid_unknown_fields=True,
+        omit_defaults=True,
+    )
 
-    stick_dealer: Toggle | None = None
-    alone: Toggle | None = None
-    defend_alone: Toggle | None = None
-    farmers: Toggle | None = None
-    canadian: Toggle | None = None
-    no_trump: Toggle | None = None
-    bot_pace: Pace | None = None
-    turn_limit: Toggle | None = None
-    spectators: Toggle | None = None
-    points: Annotated[
-        Points | None,
-        msgspec.Meta(description="the score that wins the game: a number, 10 unless chosen"),
-    ] = None
 
-    def chosen(self) -> dict[str, str | int]:
-        return msgspec.to_builtins(self)
+# domain.house_rules declares each rule once; the body is made from it when this module loads,
+# so the type checker knows it only as a Struct.
+if TYPE_CHECKING:
+    HouseRules = msgspec.Struct
+else:
+    HouseRules = _each_optional(
+        house_rules.HouseRules,
+        "House rules to set; a rule left out keeps its current value (or its default).",
+    )
 
 
 PlayerSeed = Annotated[

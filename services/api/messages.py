@@ -9,7 +9,7 @@ because a page half in one language and half in another is worse than a page in 
 Recreate the template and merge it into the translations after changing the page's words:
 
     uv run pybabel extract -F services/api/locales/babel.cfg --no-default-keywords \\
-        -k t -k tc:1c,2 -k tn:1,2 -k tParts --omit-header --sort-output \\
+        -k t -k tc:1c,2 -k tn:1,2 -k tParts -k N_ --omit-header --sort-output \\
         -o services/api/locales/messages.pot .
     uv run pybabel update -i services/api/locales/messages.pot -d services/api/locales \\
         --no-fuzzy-matching

@@ -132,7 +132,7 @@ class TablesController(Controller):
                 player,
                 code,
                 seat=data.seat,
-                settings=None if data.settings is None else data.settings.chosen(),
+                settings=None if data.settings is None else msgspec.to_builtins(data.settings),
                 bots=data.bots,
                 contribution=data.seed,
                 commitment=data.commitment,
@@ -265,7 +265,7 @@ class TablesController(Controller):
         data: JSONBody[HouseRules],
     ) -> SignedView:
         """Host only, before the start: change the house rules named; the rest stay."""
-        command = cmd.ChangeSettings(player=player.id, settings=data.chosen())
+        command = cmd.ChangeSettings(player=player.id, settings=msgspec.to_builtins(data))
         state = await room.tables.execute(table_code(code), command)
         await _keep_house_rules(players, player, state)
         return await room.seat_view(state, player)

@@ -21,8 +21,6 @@ from domain import State, apply, deciding, new_game, view
 from domain.bots import LEVELS, choose
 from domain.house_rules import POINTS
 
-DEFAULT_SETTINGS = {"stick_dealer": "on", "alone": "on"}  # the table defaults; others off
-
 
 @dataclass
 class Result:
@@ -94,7 +92,7 @@ def play(
     """The game from `seed` with `levels[seat]` in each seat, each seat's bot seeded from it
     alone, played to its end or until `hands` hands are scored; the state then, and the
     decisions made."""
-    state = new_game(seed, settings if settings is not None else DEFAULT_SETTINGS)
+    state = new_game(seed, settings)
     rngs = [random.Random(f"{seed}:{n}") for n in range(4)]
     decisions = 0
     while state.status == "playing" and (hands is None or len(state.history) < hands):
@@ -208,7 +206,7 @@ def main(argv: list[str] | None = None) -> int:
         args.games,
         workers=args.workers,
         seed=args.seed,
-        settings={**DEFAULT_SETTINGS, "points": args.points},
+        settings={"points": args.points},
         progress=not args.quiet,
     )
     print(result.summary())

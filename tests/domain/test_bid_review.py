@@ -11,9 +11,10 @@ from domain import commands as cmd
 from domain import events as ev
 from domain import fold
 from domain.bid_review import Bid, Bidding, review_bids
+from domain.house_rules import HouseRules
 from domain.review import played_hands, review
 
-RULES = {"stick_dealer": True, "alone": True, "defend_alone": False, "canadian": False}
+RULES = HouseRules()  # stick the dealer and going alone on, defending alone and Canadian off
 
 
 def judged(bids: list[Bid], hands: dict[int, str], dealer: int = 0, up: str = "9S"):

@@ -12,6 +12,8 @@ import httpx
 from browser_kit import GAME, make_move, open_person, shot, sign_in_and_open
 from playwright.sync_api import expect
 
+from domain.house_rules import DECLARED
+
 DESK = {"viewport": {"width": 1100, "height": 760}}
 
 
@@ -329,3 +331,26 @@ def test_the_hosts_start_is_in_view_and_outshines_moving_seats(browser, server, 
     assert "primary" in (start.get_attribute("class") or "")
     shot(ada, shots, "waiting-room")
     ada.assert_no_errors()
+
+
+def test_the_lobby_offers_the_house_rules_the_domain_declares(browser, server):
+    """The lobby's rows are domain/house_rules.py's declaration: every rule in its order, each
+    value it may take, its default chosen, its words (French too, through the catalogue)."""
+    for language, name in (("en-US", "Stick the dealer"), ("fr-FR", "Le donneur est collé")):
+        lin = open_person(browser, server, "Lin", locale=language, **DESK)
+        page = lin.page
+        page.goto("/")
+        rows = page.locator(".open .rule-row[data-rule]:not([data-rule=bots])")
+        expect(rows).to_have_count(len(DECLARED))
+        assert rows.evaluate_all("rs => rs.map(r => r.dataset.rule)") == [r.key for r in DECLARED]
+        for rule in DECLARED:
+            offered = page.locator(f"input[data-rule={rule.key}]")
+            assert offered.evaluate_all("is => is.map(i => i.value)") == [
+                str(v) for v in rule.allowed
+            ]
+            expect(page.locator(f"input[data-rule={rule.key}]:checked")).to_have_value(
+                str(rule.default)
+            )
+        expect(rows.first.locator("strong")).to_have_text(name)
+        lin.assert_no_errors()
+        page.context.close()

@@ -14,6 +14,7 @@ import pytest
 from http_kit import Server
 from test_http_refusals import assert_problem
 
+from domain.house_rules import DECLARED
 from services.api.app import create_app
 from services.bots.runtime import BotRuntime
 
@@ -119,7 +120,12 @@ def test_the_moves_body_is_a_tagged_union_with_enums(schema):
     assert {"on", "off"} <= set(rules["no_trump"]["enum"])
     points = rules["points"]  # a number, not a string like the rest
     assert [v for v in points["enum"] if v is not None] == [5, 7, 10, 11, 15]
-    assert "integer" in points["type"] and "wins the game" in points["description"]
+    assert "integer" in points["type"]
+    # Each rule is named and explained in the schema by its one declaration.
+    for rule in DECLARED:
+        assert rules[rule.key]["title"] == rule.label, rule.key
+        assert rules[rule.key]["description"] == rule.hint, rule.key
+    assert points["description"] == "The first side to reach it wins."
     seed_hash = schema["components"]["schemas"]["SignedView"]["properties"]["seed_hash"]
     assert "32 bytes" in seed_hash["description"]
 

@@ -65,7 +65,7 @@ def test_the_template_holds_every_word_of_the_page(tmp_path):
         [
             *(sys.executable, "-m", "babel.messages.frontend", "extract"),
             *("-F", str(LOCALES / "babel.cfg"), "--no-default-keywords"),
-            *("-k", "t", "-k", "tc:1c,2", "-k", "tn:1,2", "-k", "tParts"),
+            *("-k", "t", "-k", "tc:1c,2", "-k", "tn:1,2", "-k", "tParts", "-k", "N_"),
             *("--omit-header", "-o", str(fresh), "."),
         ],
         cwd=root,

@@ -7,13 +7,16 @@ import itertools
 import random
 
 from euchre_kit import crafted, mask, passes, run
+from hypothesis import assume, given
+from hypothesis import strategies as st
 
 from domain import commands as cmd
 from domain import view
 from domain.bots import expert, inference
-from domain.bots.known import Known
+from domain.bots.known import Known, suits_only
 from domain.bots.strength import TRUMP_MASK
 from domain.cards import INDEX
+from domain.house_rules import DECLARED
 
 # Dealer 0, 9S turned. Seat 1 leads off the bidding.
 DEAL = (
@@ -60,7 +63,7 @@ def test_after_a_pass_the_others_bid_by_the_rules_and_that_contract_is_solved():
     k = known(crafted(*DEAL, dealer=0), 1)
     hands = [mask(h) for h in ("QH KH QD TC KC", DEAL[0][1], "9H TH 9D TD 9C", "KS QS TS AH AC")]
     for seat, ordering in ((2, False), (3, True)):
-        other = inference.as_seat(k, seat, hands[seat], inference.offer_one(k, seat))
+        other = inference.as_seat(k, seat, hands[seat], inference.offer(k, seat, 1))
         assert expert.bidding.round_one(other, expert.STYLE) == (ordering, False)
     value = expert.after_pass(k, hands, 1)
     assert value == expert.contract(k, hands, 0, 3, False, 1)
@@ -80,7 +83,7 @@ def test_a_pass_the_dealer_would_pass_too_throws_the_deal_in_worth_nothing():
     weak_dealer = [mask("QH KH QD TC KC"), mine, mask("9H TH 9D TD 9C"), mask("AH JH JD QC KS")]
     assert expert.after_pass(k, weak_dealer, 2) == 0
     strong_dealer = [weak_dealer[0], mine, weak_dealer[3], weak_dealer[2]]
-    other = inference.as_seat(k, 2, strong_dealer[2], inference.offer_two(k, 2))
+    other = inference.as_seat(k, 2, strong_dealer[2], inference.offer(k, 2, 2))
     suit, alone = expert.bidding.round_two(other, expert.STYLE)
     assert suit == "H"
     assert expert.after_pass(k, strong_dealer, 2) == expert.contract(
@@ -128,3 +131,29 @@ def test_a_close_call_spends_the_whole_budget_of_solves():
 
     expert._best(_counted(draws), ["rule", "close"], value, "rule")
     assert len(draws) == expert.SOLVES // 2
+
+
+@given(
+    rules=st.fixed_dictionaries(
+        {
+            key: st.sampled_from(rule.allowed)
+            for key, rule in ((d.key, d) for d in DECLARED)
+            if rule.allowed == ("on", "off")
+        }
+    ),
+    dealer=st.integers(0, 3),
+    passed=st.integers(0, 7),
+    watcher=st.integers(0, 3),
+)
+def test_what_a_bot_assumes_a_seat_was_offered_is_what_that_seats_view_offered(
+    rules, dealer, passed, watcher
+):
+    """Any house rules, any seat to bid in either round: the offer inference reasons with (as a
+    bot sees one, no trump left out) is that seat's own view's `can`, so the bots never keep a
+    copy of the bidding rules to drift from them."""
+    state = crafted(*DEAL, dealer=dealer, settings=rules)
+    assume(state.phase == "bid1")  # not a farmer's swap first (seat 0 holds only 9s and 10s)
+    state = passes(state, passed)
+    seat, rnd = state.turn, 1 if state.phase == "bid1" else 2
+    k = known(state, watcher)
+    assert inference.offer(k, seat, rnd) == suits_only(view(state, seat).can)

@@ -6,7 +6,6 @@ import pytest
 
 from domain import new_game
 from services.bots.tournament import (
-    DEFAULT_SETTINGS,
     game_seed,
     parser,
     play_game,
@@ -19,8 +18,8 @@ from services.bots.tournament import (
 def test_a_game_pair_deals_the_same_cards_to_the_other_side():
     """Same seed, teams swapped: A's seats in the second game hold B's cards of the first."""
     seed = game_seed(0, 0)
-    first = new_game(seed, DEFAULT_SETTINGS)
-    again = new_game(seed, DEFAULT_SETTINGS)
+    first = new_game(seed)
+    again = new_game(seed)
     assert first.hands == again.hands and first.dealer == again.dealer
 
 

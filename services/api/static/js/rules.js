@@ -1,21 +1,20 @@
-// The ten house rules in plain words, each with a one-line hint, and the bot levels.
+// The house rules in the reader's words, each with a one-line hint (declared once, by the
+// server's domain/house_rules.py, which /js/house-rules.js serves), and the bot levels.
 
+import { DECLARED } from './house-rules.js';
 import { t } from './i18n.js';
 
-const onOff = [['on', t('On')], ['off', t('Off')]];
+// The words for a rule's values; a number stands for itself.
+const CHOICE_WORDS = { on: t('On'), off: t('Off'), brisk: t('Brisk'), relaxed: t('Relaxed') };
 
-export const HOUSE_RULES = [
-  { key: 'stick_dealer', label: t('Stick the dealer'), hint: t('The dealer must call trump.'), choices: onOff, value: 'on' },
-  { key: 'alone', label: t('Going alone'), hint: t('Play without a partner.'), choices: onOff, value: 'on' },
-  { key: 'defend_alone', label: t('Defending alone'), hint: t('Defenders may go alone too.'), choices: onOff, value: 'off' },
-  { key: 'farmers', label: t('Farmer’s hand'), hint: t('9s and 10s only: swap three.'), choices: onOff, value: 'off' },
-  { key: 'canadian', label: t('Canadian loner'), hint: t('Dealer’s partner goes alone.'), choices: onOff, value: 'off' },
-  { key: 'no_trump', label: t('No trump'), hint: t('Round two may call no trump: jacks are plain.'), choices: onOff, value: 'off' },
-  { key: 'bot_pace', label: t('Bot speed'), hint: t('Relaxed is easier to follow.'), choices: [['brisk', t('Brisk')], ['relaxed', t('Relaxed')]], value: 'brisk' },
-  { key: 'turn_limit', label: t('Turn limit'), hint: t('A minute a move (two, relaxed), then a bot plays.'), choices: onOff, value: 'on' },
-  { key: 'spectators', label: t('Spectators'), hint: t('Anyone with the link may watch.'), choices: onOff, value: 'on' },
-  { key: 'points', label: t('Points to win'), hint: t('The first side to reach it wins.'), choices: [5, 7, 10, 11, 15].map((n) => [n, String(n)]), value: 10 },
-];
+export const HOUSE_RULES = DECLARED.map((r) => ({
+  key: r.key,
+  label: t(r.label),
+  hint: t(r.hint),
+  chip: r.chip,
+  choices: r.allowed.map((value) => [value, CHOICE_WORDS[value] ?? String(value)]),
+  value: r.default,
+}));
 
 export const DEFAULT_RULES = Object.fromEntries(HOUSE_RULES.map((r) => [r.key, r.value]));
 
@@ -36,8 +35,7 @@ export const levelName = (level) => LEVELS.find(([k]) => k === level)?.[1] ?? le
 /** The house rules that differ from the defaults, in words: for the lobby's list. */
 export function ruleChips(settings) {
   return HOUSE_RULES.filter((r) => settings?.[r.key] && settings[r.key] !== r.value).map((r) => {
-    const choice = r.choices.find(([k]) => k === settings[r.key]);
-    if (r.key === 'points') return t('First to {points}', { points: settings.points });
-    return r.key === 'bot_pace' ? t('{pace} bots', { pace: choice[1] }) : t('{rule}: {choice}', { rule: r.label, choice: choice[1].toLowerCase() });
+    const choice = r.choices.find(([k]) => k === settings[r.key])?.[1] ?? String(settings[r.key]);
+    return r.chip ? t(r.chip, { choice }) : t('{rule}: {choice}', { rule: r.label, choice: choice.toLowerCase() });
   });
 }
