@@ -39,6 +39,7 @@ from services.api.contract import SECURITY_SCHEMES, finish
 from services.api.decoding import MAX_BODY, StrictBody
 from services.api.edge import edge
 from services.api.event_schema import events_schema
+from services.api.hand_reviews import ReviewsController
 from services.api.headers import security_headers
 from services.api.heads import Heads
 from services.api.health import health, live, ready
@@ -46,17 +47,16 @@ from services.api.hints import HintsController
 from services.api.keys import KeysController
 from services.api.limits import Limiter
 from services.api.messages import catalogues, languages, messages
-from services.api.metrics import exposition
-from services.api.players import LeaderboardController, PlayersController
+from services.api.metrics_page import exposition
+from services.api.people import LeaderboardController, PlayersController
 from services.api.problems import EXCEPTION_HANDLERS
-from services.api.reviews import ReviewsController
+from services.api.public_log import TransparencyController
 from services.api.room import Room, RoomController
 from services.api.rules_page import rules
 from services.api.stream import KEEP_ALIVE, POLL, Feeds, StreamController
 from services.api.stream_limits import StreamGate
 from services.api.tables import TablesController
 from services.api.talk import TalkController
-from services.api.transparency import TransparencyController
 from services.api.web import web
 from services.use_cases import OnCommit, Tables
 
@@ -146,7 +146,7 @@ def create_app(
     views' heads unsigned (EUCHRE_SIGNED_HEADS=off, to measure what signing costs).
     `stream_limits`: how many event streams the process holds open, and for how long one
     whose client stopped reading (services.api.stream_limits). `metrics_allow`: the networks
-    whose clients may read /metrics (services.api.metrics); None with metrics off.
+    whose clients may read /metrics (services.api.metrics_page); None with metrics off.
     """
     signer = signer or Signer.ephemeral()
     catalogues()  # the page's words in every language, read now: a broken catalogue stops the start

@@ -39,8 +39,8 @@ from domain import talk
 from infra import names
 from services.api.auth import COOKIE
 from services.api.bodies import CODE_PATTERN, FRAMES, MOVE_BODIES, Can
-from services.api.idempotency import HEADER, KEY
 from services.api.problems import MEDIA_TYPE, ProblemBody
+from services.api.retries import HEADER, KEY
 
 WHY = {
     400: "The request can't be read: not JSON, too deep, empty, or control characters in it.",

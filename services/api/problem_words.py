@@ -16,7 +16,7 @@ worded value has no entry isn't. A detail no template matches is said in English
 detail when English is wanted. The French is kept by hand: every refusal a player or a client
 can meet goes there, and the tests check that each English text there is still one the server
 says, or quotes (msgspec's complaints, a password's advice). A reply kept for an
-Idempotency-Key (services/api/idempotency.py) is replayed as it was first said, in English.
+Idempotency-Key (services/api/retries.py) is replayed as it was first said, in English.
 """
 
 from __future__ import annotations

@@ -45,9 +45,9 @@ from services.api.bodies import (
     table_code,
 )
 from services.api.contract import OPTIONAL, READ, SIGNED_IN, WRITE, problems
-from services.api.idempotency import HEADER, fingerprint, once
 from services.api.limits import limited
 from services.api.problems import Problem
+from services.api.retries import HEADER, fingerprint, once
 from services.api.room import Room
 from services.api.stream import Feeds
 
