@@ -31,6 +31,14 @@ CHROMIUM_ARGS = [
 CANDIDATES = ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"]
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Every test here is `slow`: a quick run while working leaves them out."""
+    here = Path(__file__).parent
+    for item in items:
+        if here in item.path.parents:
+            item.add_marker(pytest.mark.slow)
+
+
 def _chromium() -> str | None:
     named = os.environ.get("EUCHRE_TEST_CHROMIUM")
     if named:
