@@ -106,11 +106,12 @@ def _serving(args: argparse.Namespace, settings: Settings, bots: bool) -> int:
     if args.processes < 1:
         raise Unusable(f"--processes must be 1 or more, not {args.processes}")
     host = args.host or settings.host
-    port = args.port or settings.port
+    port = settings.port if args.port is None else args.port
     # Made here if missing, before any API process starts: they all read the one file this
     # leaves, and a damaged one stops the start in one line rather than in every process.
     signer = _signer(settings)
     sock = _listen(host, port)
+    port = sock.getsockname()[1]  # as asked, or the free one the system picked for 0
     _announce_servers()
     with sock, embedded.services(settings) as endpoints:
         joined = msgspec.structs.replace(
@@ -864,7 +865,10 @@ def parser() -> argparse.ArgumentParser:
             "--host", help="address to listen on (default EUCHRE_HOST or 127.0.0.1)"
         )
         command.add_argument(
-            "--port", type=int, help="port to listen on (default EUCHRE_PORT or 8000)"
+            "--port",
+            type=int,
+            help="port to listen on (default EUCHRE_PORT or 8000); 0 takes a free one, named in "
+            "the line that says where it serves",
         )
         command.add_argument(
             "--processes",

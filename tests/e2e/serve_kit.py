@@ -8,6 +8,7 @@ import itertools
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import socket
@@ -65,11 +66,10 @@ def serving(
     settings: Mapping[str, str] | None = None,
     options: tuple[str, ...] = (),
 ) -> Iterator[str]:
-    """`euchre serve` on a free port over `database_url`, logging to `folder/<name>.log`; its
-    base URL once it answers, and stopped (with everything it started) afterwards. Bots think
-    for `bot_scale` of their real time (docs/bots.md "Pacing"); `settings` are more EUCHRE_
-    variables; `options` more of the command's own."""
-    port = _free_port()
+    """`euchre serve` on a port the system picks (`--port 0`) over `database_url`, logging to
+    `folder/<name>.log`; its base URL once it answers, and stopped (with everything it started)
+    afterwards. Bots think for `bot_scale` of their real time (docs/bots.md "Pacing");
+    `settings` are more EUCHRE_ variables; `options` more of the command's own."""
     env = {
         **os.environ,
         "EUCHRE_DATABASE_URL": database_url,
@@ -83,31 +83,42 @@ def serving(
     output = folder / f"{name}.log"
     log = output.open("w")
     process = subprocess.Popen(
-        euchre("serve", "--port", str(port), *options),
+        euchre("serve", "--port", "0", *options),
         cwd=ROOT,
         env=env,
         stdout=log,
         stderr=subprocess.STDOUT,
         start_new_session=True,  # its own process group: uv and the server it runs stop together
     )
-    base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 90
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"euchre serve exited:\n{output.read_text()}")
-            try:
-                if httpx.get(f"{base}/api/health", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"euchre serve didn't answer:\n{output.read_text()}")
-            time.sleep(0.2)
+        base = _answering(process, output)
         yield base
     finally:
         stop(process)
         log.close()
+
+
+SERVING = re.compile(r"is serving on (http://\S+?)/? ")
+
+
+def _answering(process: subprocess.Popen, output: Path) -> str:
+    """The base URL the server says it serves on, once /api/health answers there: the port
+    is the one it bound, so no other process can have raced it for the port."""
+    deadline = time.monotonic() + 90
+    base = None
+    while True:
+        if process.poll() is not None:
+            raise RuntimeError(f"euchre serve exited:\n{output.read_text()}")
+        if base is None:
+            said = SERVING.search(output.read_text())
+            base = said and said.group(1)
+        if base is not None:
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"{base}/api/health", timeout=2).status_code == 200:
+                    return base
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"euchre serve didn't answer:\n{output.read_text()}")
+        time.sleep(0.2)
 
 
 def json_lines(log: Path) -> list[dict]:

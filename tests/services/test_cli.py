@@ -146,6 +146,35 @@ def test_the_api_alone_serves_with_no_worker_and_no_embedded_server(
     assert "Traceback" not in err, err
 
 
+def test_port_0_serves_on_a_free_port_that_the_start_line_names(
+    database_url: str, redis_url: str, data_dir: Path
+) -> None:
+    """What the test servers start with (tests/e2e/serve_kit.py): the system picks the port
+    as the server binds it, so no other process can take it first."""
+    server = subprocess.Popen(
+        [*EUCHRE, "api", "--port", "0"],
+        env=_env(
+            EUCHRE_DATABASE_URL=database_url,
+            EUCHRE_REDIS_URL=redis_url,
+            EUCHRE_DATA_DIR=str(data_dir),
+        ),
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        said = _read_until(server, "serving on")
+        named = re.search(r"serving on http://127\.0\.0\.1:(\d+)/ ", said)
+        assert named and int(named.group(1)) > 0, said
+        health = httpx.get(f"http://127.0.0.1:{named.group(1)}/api/health", timeout=10)
+        assert health.status_code == 200
+    finally:
+        server.send_signal(signal.SIGINT)
+        _, err = server.communicate(timeout=60)
+    assert server.returncode == 0, err
+
+
 def test_tournament_help_names_its_levels() -> None:
     shown = _run("tournament", "--help").stdout
     assert "LEVEL_A" in shown and "LEVEL_B" in shown
