@@ -1,4 +1,4 @@
-"""What the review after each hand costs (domain/review.py): `--games` games of random legal
+"""What the review after each hand costs (domain/bots/review.py): `--games` games of random legal
 moves under random house rules, every scored hand reviewed, timed hand by hand on one core.
 Random play leaves far more costly cards than people or bots do, and as many alternatives to
 try, so it is the heavy end. Prints the hands reviewed and the time per hand.
@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests" / "domain")]
 from euchre_kit import bot_table, play_game, random_chooser, random_settings, seed_of  # noqa: E402
 
-from domain.review import played_hands, review  # noqa: E402
+from domain.bots.review import played_hands, review  # noqa: E402
 
 
 def main() -> None:

@@ -1,9 +1,10 @@
-"""The reviews read model's storage: each scored hand's review, card by card (domain/review.py).
+"""The reviews read model's storage: each scored hand's review, card by card
+(domain/bots/review.py).
 
 A follower reads the hands scored from the log (an index of their own), then only the public
 record of those tables' hands: the bids, the cards played, the tricks taken and claimed, and of
 each deal its dealer and up card; and the table's house rules. The domain reads nothing else
-of a deal or an opening (domain/review.py `played_hands`): never a hand dealt, a kitty, a
+of a deal or an opening (domain/bots/review.py `played_hands`): never a hand dealt, a kitty, a
 buried card or the seed, and a test scrambles those and finds every review unchanged. Rows and
 checkpoint commit together, so however often the worker is woken, and whichever worker is, each
 hand is reviewed once.
@@ -25,6 +26,7 @@ from sqlalchemy import BigInteger, Column, Index, Integer, MetaData, Table, Text
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from domain.bots.review import HandReview, played_hands, review
 from domain.codec import to_event
 from domain.events import (
     BidPassed,
@@ -39,7 +41,6 @@ from domain.events import (
     TrumpOrdered,
 )
 from domain.house_rules import HouseRules
-from domain.review import HandReview, played_hands, review
 from infra import background
 from infra.eventstore import EventStore, RecordedEvent
 from infra.follower import Follower

@@ -113,7 +113,7 @@ class Known:
         target: int,
     ) -> Known:
         """What `me` knew at its bid in a hand now scored (the bids' review,
-        domain/bid_review.py): its hand, the up card, the bids before its own and the score.
+        domain/bots/bid_review.py): its hand, the up card, the bids before its own and the score.
         Nothing else of the hand enters; `can` is the caller's to give."""
         k = cls.__new__(cls)
         k.me, k.hand, k.dealer, k.up, k.bids, k.rules = me, hand, dealer, up, bids, rules

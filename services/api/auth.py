@@ -109,6 +109,16 @@ def banned(error: Banned) -> Problem:
 
 
 async def optional_player(request: Request, players: NamedDependency[Players]) -> Player | None:
+    """The caller, once per request: a rate limit's guard asks before the handler does, and
+    the handler's answer is the guard's (kept in the request's own state)."""
+    if "player" in request.state:
+        return request.state["player"]
+    player = await _resolved(request, players)
+    request.state["player"] = player
+    return player
+
+
+async def _resolved(request: Request, players: Players) -> Player | None:
     found = token(request)
     if found is None:
         return None

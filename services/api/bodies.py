@@ -12,11 +12,11 @@ import msgspec
 from litestar.params import Parameter
 
 from domain import house_rules
+from domain.bots.review import HandReview
 from domain.cards import Code as CardCode
 from domain.cards import TrumpCode
 from domain.commands import MOVE_TYPES, Command
 from domain.events import Emoji, Level
-from domain.review import HandReview
 from domain.seat_view import View
 from domain.talk import MAX_TEXT
 from infra.names import MAX_VISIBLE

@@ -15,8 +15,8 @@ from rated_kit import append_game, finished_game
 from sqlalchemy import delete, select
 
 from domain import events as ev
+from domain.bots.review import played_hands, review
 from domain.codec import to_record
-from domain.review import played_hands, review
 from infra.db import create_engine
 from infra.eventstore import NewEvent
 from infra.follower import rebuild

@@ -1,4 +1,4 @@
-"""Each scored hand's review (domain/review.py, docs/bots.md "The review after each hand"): a
+"""Each scored hand's review (domain/bots/review.py, docs/bots.md "The review after each hand"): a
 read model a follower keeps from the log. The follower reads only the hands scored, by an
 index of their own in the log's order. A change to how hands are reviewed must come with a
 migration that empties `hand_reviews`: a rebuild keeps the reviews it finds (see

@@ -1,4 +1,4 @@
-"""The review after each hand judges the bids too (domain/bid_review.py): the reviews are
+"""The review after each hand judges the bids too (domain/bots/bid_review.py): the reviews are
 emptied and their follower's checkpoint dropped, so the workers review every hand again from
 the log's start, bids and all.
 

@@ -12,8 +12,8 @@ from domain import apply, deciding, legal, view
 from domain import commands as cmd
 from domain.bots import LEVELS, choose
 from domain.bots.hint import advise
+from domain.bots.review import played_hands, review
 from domain.cards import NO_TRUMP
-from domain.review import played_hands, review
 from domain.state import State
 
 COMBOS = [

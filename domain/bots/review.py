@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator
 import msgspec
 
 from domain import events as ev
-from domain.bid_review import Bid, Bidding, BidReview, review_bids
+from domain.bots.bid_review import Bid, Bidding, BidReview, review_bids
 from domain.bots.solver import Solver, runs
 from domain.cards import CODES, INDEX, TRUMPS, Code, TrumpCode, mask_of
 from domain.hands import sorted_codes

@@ -1,4 +1,4 @@
-"""The bids' review (domain/bid_review.py): a call judged over likely deals from what its
+"""The bids' review (domain/bots/bid_review.py): a call judged over likely deals from what its
 bidder knew, the same every time for the same hand, blind to the hidden cards, and able to
 tell a hopeless call (or pass) from a sound one."""
 
@@ -10,9 +10,9 @@ from msgspec.structs import replace
 from domain import commands as cmd
 from domain import events as ev
 from domain import fold
-from domain.bid_review import Bid, Bidding, review_bids
+from domain.bots.bid_review import Bid, Bidding, review_bids
+from domain.bots.review import played_hands, review
 from domain.house_rules import HouseRules
-from domain.review import played_hands, review
 
 RULES = HouseRules()  # stick the dealer and going alone on, defending alone and Canadian off
 

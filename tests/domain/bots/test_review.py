@@ -13,8 +13,8 @@ from euchre_kit import bot_table, play_game, random_chooser, random_settings, se
 from log_kit import unplayed_scrambled
 
 from domain import events as ev
+from domain.bots.review import PlayedHand, played_hands, review
 from domain.cards import CODES, INDEX, SUITS
-from domain.review import PlayedHand, played_hands, review
 from domain.tricks import playable, winner
 
 
