@@ -113,13 +113,9 @@ def test_the_api_alone_needs_the_service_s_servers_named() -> None:
     assert "Traceback" not in done.stderr
 
 
-def test_the_api_alone_serves_with_no_worker_and_no_embedded_server(
-    database_url: str, redis_url: str, data_dir: Path
-) -> None:
-    """docs/scaling.md's API processes behind a load balancer: `euchre api` serves from the
-    service's own servers; the bots are `euchre worker`'s."""
-    port = _free_port()
-    server = subprocess.Popen(
+def _api(database_url: str, redis_url: str, data_dir: Path, port: int) -> subprocess.Popen:
+    """`euchre api` on `port` over the test's servers, its output piped to the test."""
+    return subprocess.Popen(
         [*EUCHRE, "api", "--port", str(port)],
         env=_env(
             EUCHRE_DATABASE_URL=database_url,
@@ -131,6 +127,15 @@ def test_the_api_alone_serves_with_no_worker_and_no_embedded_server(
         stderr=subprocess.PIPE,
         text=True,
     )
+
+
+def test_the_api_alone_serves_with_no_worker_and_no_embedded_server(
+    database_url: str, redis_url: str, data_dir: Path
+) -> None:
+    """docs/scaling.md's API processes behind a load balancer: `euchre api` serves from the
+    service's own servers; the bots are `euchre worker`'s."""
+    port = _free_port()
+    server = _api(database_url, redis_url, data_dir, port)
     try:
         said = _read_until(server, "serving on")
         assert f"http://127.0.0.1:{port}/" in said, said
@@ -151,18 +156,7 @@ def test_port_0_serves_on_a_free_port_that_the_start_line_names(
 ) -> None:
     """What the test servers start with (tests/e2e/serve_kit.py): the system picks the port
     as the server binds it, so no other process can take it first."""
-    server = subprocess.Popen(
-        [*EUCHRE, "api", "--port", "0"],
-        env=_env(
-            EUCHRE_DATABASE_URL=database_url,
-            EUCHRE_REDIS_URL=redis_url,
-            EUCHRE_DATA_DIR=str(data_dir),
-        ),
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    server = _api(database_url, redis_url, data_dir, 0)
     try:
         said = _read_until(server, "serving on")
         named = re.search(r"serving on http://127\.0\.0\.1:(\d+)/ ", said)
