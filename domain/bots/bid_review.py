@@ -136,9 +136,10 @@ def _known(b: Bid, hand: int, up: int, bidding: Bidding, n: int) -> Known:
 
 
 def _judged(hand_no: int, k: Known, b: Bid) -> BidReview | None:
-    """The bid against its alternatives, or None for a pass too far from a call to judge."""
+    """The bid against its alternatives, or None for a pass too far from a call to judge, and
+    for a bid with no alternative (a stuck dealer's call not alone): nothing to weigh it by."""
     options = _options(k, b)
-    if options is None:
+    if options is None or len(options) < 2:
         return None
     worth: dict[Option, list[int]] = {o: [] for o in options}
     for hands in _likely(hand_no, k, b.round):

@@ -61,7 +61,8 @@ function bidding(o, made) {
 
 /** The judged bids of a hand's review, each as its line's words (suits written {S}). */
 export function bidLines(v, review) {
-  return (review.bids ?? []).map((b) => {
+  // A bid with nothing to weigh it by (a stuck dealer's call) has no verdict to draw.
+  return (review.bids ?? []).filter((b) => b.others.length).map((b) => {
     const mine = v.you === b.seat;
     const name = nameOf(v, b.seat);
     const made = b.made;
