@@ -10,8 +10,10 @@ from msgspec.structs import replace
 from domain import commands as cmd
 from domain import events as ev
 from domain import fold
-from domain.bots.bid_review import Bid, Bidding, review_bids
+from domain.bots import bid_review
+from domain.bots.bid_review import Bid, Bidding, _known, review_bids
 from domain.bots.review import played_hands, review
+from domain.cards import INDEX
 from domain.house_rules import HouseRules
 
 RULES = HouseRules()  # stick the dealer and going alone on, defending alone and Canadian off
@@ -127,3 +129,21 @@ def test_a_bid_is_judged_by_the_points_still_needed_whatever_the_game_is_played_
 
     assert at([0, 8], 10) == at([0, 3], 5)
     assert at([0, 8], 10) != at([0, 0], 10)
+
+
+def test_a_stuck_dealers_call_has_nothing_to_be_set_against_and_is_not_judged(monkeypatch):
+    """Stick the dealer, going alone off: everyone passed twice, so the dealer must call, and
+    calling is all it may do; with no other bid to weigh it by there is no verdict (the page
+    once drew one against nothing and failed). The likely deals are given, so the review
+    can't give up first for want of them."""
+    passes = [Bid(s, 1, "pass", None, False) for s in (1, 2, 3, 0)]
+    passes += [Bid(s, 2, "pass", None, False) for s in (1, 2, 3)]
+    stuck = Bid(0, 2, "call", "H", False)
+    bidding = Bidding(0, "9S", [*passes, stuck], [0, 0], replace(RULES, alone="off"))
+    k = _known(stuck, mask("JH QH KH 9D 9C"), INDEX["9S"], bidding, len(passes))
+    assert "pass" not in k.can and not k.can["call"]["alone"]
+    deal = [
+        mask(h) for h in ("JH QH KH 9D 9C", "9H TH AH TD JD", "QD KD AD TC JC", "QC KC AC JS AS")
+    ]
+    monkeypatch.setattr(bid_review, "_likely", lambda *_: [deal] * bid_review.DEALS)
+    assert bid_review._judged(1, k, stuck) is None
