@@ -62,15 +62,14 @@ class Bid(msgspec.Struct, frozen=True):
 
 class Bidding(msgspec.Struct, frozen=True):
     """What the bids' review reads of a hand besides its cards played: all public. `score`,
-    the points before the hand; `rules`, the house rules that shape the bidding; `target`, the
-    points that win the game, which shape it too."""
+    the points before the hand; `rules`, the house rules that shape the bidding (the points
+    that win the game among them, which shape it too)."""
 
     dealer: int
     up: Code
     bids: list[Bid]
     score: list[int]
     rules: HouseRules
-    target: int = 10
 
 
 class BidOption(msgspec.Struct, frozen=True):
@@ -130,7 +129,7 @@ def _known(b: Bid, hand: int, up: int, bidding: Bidding, n: int) -> Known:
         for x in bidding.bids[:n]
     )
     score = (bidding.score[0], bidding.score[1])
-    k = Known.at_bid(b.seat, hand, bidding.dealer, up, before, score, bidding.rules, bidding.target)
+    k = Known.at_bid(b.seat, hand, bidding.dealer, up, before, score, bidding.rules)
     k.can = inference.offer(k, b.seat, b.round)
     return k
 

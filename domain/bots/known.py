@@ -110,14 +110,13 @@ class Known:
         bids: tuple[tuple[int, int, BidKind, int | None, bool], ...],
         score: tuple[int, int],
         rules: HouseRules,
-        target: int,
     ) -> Known:
         """What `me` knew at its bid in a hand now scored (the bids' review,
         domain/bots/bid_review.py): its hand, the up card, the bids before its own and the score.
         Nothing else of the hand enters; `can` is the caller's to give."""
         k = cls.__new__(cls)
         k.me, k.hand, k.dealer, k.up, k.bids, k.rules = me, hand, dealer, up, bids, rules
-        k.target = target
+        k.target = rules.points
         k.us, k.them = score[me % 2], score[1 - me % 2]
         k.can = {}
         k.trump = NO_TRUMP

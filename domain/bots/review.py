@@ -106,7 +106,7 @@ def played_hands(
             if deal is not None:
                 before = list(e.score)
                 before[e.team] -= e.points
-                bidding = Bidding(deal[0], deal[1], bids, before, on, on.points)
+                bidding = Bidding(deal[0], deal[1], bids, before, on)
             yield PlayedHand(scored, e.trump, e.maker, tricks, bidding, claimed)
             tricks, trick, deal, bids, claimed = [], [], None, [], None
 

@@ -125,7 +125,7 @@ def test_a_bid_is_judged_by_the_points_still_needed_whatever_the_game_is_played_
     shown = [0, mask("JS JC AS KS AH"), 0, 0]
 
     def at(score: list[int], target: int):
-        return review_bids(1, Bidding(0, "9S", bids, score, RULES, target), shown)
+        return review_bids(1, Bidding(0, "9S", bids, score, replace(RULES, points=target)), shown)
 
     assert at([0, 8], 10) == at([0, 3], 5)
     assert at([0, 8], 10) != at([0, 0], 10)
