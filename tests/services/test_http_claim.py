@@ -59,9 +59,9 @@ def test_a_certain_claim_is_taken_and_a_false_one_refused_over_http(api):
         seat = next(n for n, v in enumerate(views) if set(v["can"]) - {"deal"})
         v = views[seat]
         if "claim" in v["can"]:
-            other = people[(seat + 1) % 4].move(code, {"type": "claim"})
+            other = sent(people[(seat + 1) % 4], code, {"type": "claim"})
             assert other.status_code == 409, other.text
-            assert outsider.move(code, {"type": "claim"}).status_code == 403
+            assert sent(outsider, code, {"type": "claim"}).status_code == 403
             logged = len(api.log(code))
             answer = sent(people[seat], code, {"type": "claim", "seq": v["seq"]})
             if certain(v):
