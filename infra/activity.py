@@ -30,7 +30,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from domain.events import GameWon, PlayerBanned, TableClosed, TableLocked, TableUnlocked
 from domain.talk import ASIDE_TYPES
-from infra.eventstore import EventStore, RecordedEvent, events
+from infra.eventstore import Notifications, RecordedEvent, Recorder
 from infra.follower import Follower, put_rows
 
 # A table is finished once its game is won, or the house closed it: nothing is due at it.
@@ -48,25 +48,16 @@ activity = Table(
 )
 
 
-async def waited(engine: AsyncEngine, code: str) -> float | None:
+async def waited(store: Recorder, code: str) -> float | None:
     """The seconds since table `code` last moved, as the turn limit counts them (the
     activity row's `at`: talk and a host's lock, unlock or ban don't count), read from the log
     itself, since the row may be a sweep behind and a page opened just after a move must not
     time the decision from the move before. None for a table with no log."""
-    query = (
-        select(text("extract(epoch from now() - at)"))
-        .select_from(events)
-        .where(events.c.stream == code, events.c.type.not_in(ASIDE_TYPES | UNTIMED))
-        .order_by(events.c.seq.desc())
-        .limit(1)
-    )
-    async with engine.connect() as conn:
-        seconds = (await conn.execute(query)).scalar()
-    return None if seconds is None else max(0.0, float(seconds))
+    return await store.quiet_for(code, ASIDE_TYPES | UNTIMED)
 
 
 class Activity:
-    def __init__(self, engine: AsyncEngine, store: EventStore) -> None:
+    def __init__(self, engine: AsyncEngine, store: Notifications) -> None:
         self._engine = engine
         # Only where each table's log has got to matters here, never what an event says. The
         # sweeper catches up on the bots' event loop: a batch is decoded and applied in one go,

@@ -10,7 +10,7 @@ from types import TracebackType
 import psycopg
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from infra.eventstore import CHANNEL
+from infra.eventstore.ringing import CHANNEL
 
 log = logging.getLogger(__name__)
 

@@ -22,10 +22,10 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from infra import metrics
 from infra.eventstore import (
     START,
-    EventStore,
+    Notifications,
     RecordedEvent,
     checkpoint,
-    checkpoints,
+    forget_checkpoint,
     save_checkpoint,
 )
 
@@ -100,7 +100,7 @@ class Follower:
         self,
         name: str,
         engine: AsyncEngine,
-        store: EventStore,
+        store: Notifications,
         apply: Apply,
         clear: Clear,
         batch: int = 1000,
@@ -198,7 +198,7 @@ class Follower:
     async def _restart(self, conn: AsyncConnection) -> None:
         await self._lock_rows(conn)
         await self._clear(conn)
-        await conn.execute(delete(checkpoints).where(checkpoints.c.name == self.name))
+        await forget_checkpoint(conn, self.name)
 
 
 async def rebuild(

@@ -8,7 +8,7 @@ from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from domain.codec import to_event
-from infra.eventstore import EventStore, RecordedEvent
+from infra.eventstore import Notifications, RecordedEvent
 from infra.follower import Follower, put_rows
 from projections.lobby import CHANGES_LOBBY, LobbyRow, next_row
 
@@ -23,7 +23,7 @@ lobby = Table(
 
 
 class Lobby:
-    def __init__(self, engine: AsyncEngine, store: EventStore) -> None:
+    def __init__(self, engine: AsyncEngine, store: Notifications) -> None:
         self._engine = engine
         self.follower = Follower(
             "lobby", engine, store, self._apply, self._clear, data_of=CHANGES_LOBBY

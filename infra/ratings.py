@@ -31,7 +31,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from domain.codec import to_event
 from domain.events import GameWon
-from infra.eventstore import EventStore, RecordedEvent
+from infra.eventstore import Notifications, RecordedEvent
 from infra.follower import Follower, put_rows
 from infra.players import players
 from projections.ratings import (
@@ -131,7 +131,7 @@ def _display():
 
 
 class Ratings:
-    def __init__(self, engine: AsyncEngine, store: EventStore) -> None:
+    def __init__(self, engine: AsyncEngine, store: Notifications) -> None:
         self._engine = engine
         self._store = store
         self.follower = Follower(

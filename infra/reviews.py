@@ -42,7 +42,7 @@ from domain.events import (
 )
 from domain.house_rules import HouseRules
 from infra import background
-from infra.eventstore import EventStore, RecordedEvent
+from infra.eventstore import Notifications, RecordedEvent
 from infra.follower import Follower
 
 HAND_SCORED = HandScored.__struct_config__.tag
@@ -82,7 +82,7 @@ hand_reviews = Table(
 
 
 class Reviews:
-    def __init__(self, engine: AsyncEngine, store: EventStore) -> None:
+    def __init__(self, engine: AsyncEngine, store: Notifications) -> None:
         self._engine = engine
         self._store = store
         self.follower = Follower(

@@ -14,7 +14,7 @@ from sqlalchemy import BigInteger, Column, Integer, LargeBinary, MetaData, Table
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from domain.merkle import Tree, leaf_hash
-from infra.eventstore import EventStore, RecordedEvent
+from infra.eventstore import Notifications, RecordedEvent
 from infra.follower import Follower
 from projections.transparency import game_leaf
 
@@ -42,7 +42,7 @@ GAME_SQL = text("SELECT idx, seq, hash FROM public_log WHERE code = :code")
 
 
 class PublicLog:
-    def __init__(self, engine: AsyncEngine, store: EventStore) -> None:
+    def __init__(self, engine: AsyncEngine, store: Notifications) -> None:
         self._engine = engine
         self.follower = Follower(
             "public-log",

@@ -17,6 +17,7 @@ from domain import view
 from domain.errors import Conflict
 from domain.room import may_watch
 from domain.state import State
+from infra.activity import waited
 from infra.players import Player
 from infra.presence import Presence
 from services.api.auth import current_player, optional_player
@@ -91,6 +92,10 @@ class Room:
             return await self.tables.execute(code, cmd.ComeBack(player=player.id))
         except Conflict:  # back already, by another request of theirs
             return await self.tables.load(code)
+
+    async def waited(self, code: str) -> float | None:
+        """How long the table's decision has waited, as its turn limit counts."""
+        return await waited(self.tables.store, code)
 
     async def act(
         self, code: str, command: cmd.Command | Sequence[cmd.Command], player: Player | None

@@ -13,7 +13,6 @@ import msgspec
 from litestar import Controller, Response, delete, get, patch, post, put
 from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath, HeaderParameter, JSONBody, Parameter
-from sqlalchemy.ext.asyncio import AsyncEngine
 
 from domain import commands as cmd
 from domain.decider import can
@@ -21,7 +20,6 @@ from domain.errors import Conflict, IllegalMove
 from domain.events import Level
 from domain.state import State
 from infra import metrics
-from infra.activity import waited as waited_for
 from infra.eventstore import RecordedEvent
 from infra.idempotency import Replies
 from infra.lobby import Lobby
@@ -184,7 +182,6 @@ class TablesController(Controller):
         player: NamedDependency[Player | None],
         room: NamedDependency[Room],
         ratings: NamedDependency[Ratings],
-        engine: NamedDependency[AsyncEngine],
     ) -> ShownView:
         """The caller's view: their seat's if seated, a spectator's otherwise; opening it
         brings a person whose seat a bot covered back to it. It carries the signed head of
@@ -196,7 +193,7 @@ class TablesController(Controller):
         if state.status == "over":
             rated = TableRatings.of(await ratings.game(state.code))
         elif state.status == "playing" and state.settings.turn_limit == "on":
-            waited = await waited_for(engine, state.code)
+            waited = await room.waited(state.code)
         return ShownView(**msgspec.structs.asdict(shown), ratings=rated, waited=waited)
 
     @post(

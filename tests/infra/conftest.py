@@ -7,8 +7,7 @@ import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from infra.db import create_engine, server_options
-from infra.eventstore import EventStore
-from infra.memory_store import MemoryEventStore
+from infra.eventstore import EventStore, MemoryEventStore
 
 FAST_COMMITS = {"synchronous_commit": "off"}
 

@@ -11,10 +11,11 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from domain.chain import canonical
-from infra import eventstore
 from infra.db import conninfo
 from infra.doorbell import Doorbell, Wake
-from infra.eventstore import APPEND_SQL, CARRIED, EventStore, NewEvent
+from infra.eventstore import EventStore, NewEvent, ringing
+from infra.eventstore.appending import APPEND_SQL
+from infra.eventstore.ringing import CARRIED
 
 pytestmark = pytest.mark.anyio
 
@@ -95,7 +96,7 @@ async def test_a_ring_after_a_quiet_moment_goes_at_once_and_the_next_carries_all
 ):
     """Under load a process rings once a RING_GAP, not once an append batch: each ring is a
     statement of its own."""
-    monkeypatch.setattr(eventstore, "RING_GAP", 1.0)
+    monkeypatch.setattr(ringing, "RING_GAP", 1.0)
     async with Doorbell(engine) as doorbell, doorbell.watch("T1") as t1:
         started = time.monotonic()
         await store.append("T1", 0, [NOTED])

@@ -16,10 +16,6 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from domain.chain import GENESIS, canonical, link
 from infra.db import driver_url
 from infra.eventstore import (
-    LAST_SQL,
-    LAST_TYPE_SQL,
-    READ_STREAMS_SQL,
-    SEQS_OF_SQL,
     START,
     AppendResult,
     ConcurrencyConflict,
@@ -29,6 +25,7 @@ from infra.eventstore import (
     checkpoint,
     save_checkpoint,
 )
+from infra.eventstore.reading import LAST_SQL, LAST_TYPE_SQL, READ_STREAMS_SQL, SEQS_OF_SQL
 from infra.follower import Follower, rebuild
 
 pytestmark = pytest.mark.anyio
@@ -536,11 +533,83 @@ async def test_streams_read_together_each_start_where_the_reader_says(store: Eve
     }
 
 
+@BOTH
 async def test_where_a_type_is_in_each_stream_is_read_without_the_events(store: EventStore):
     for stream in ("T1", "T2"):
         await store.append(stream, 0, [noted(1), NewEvent("Kept", {"k": 1}), noted(2)])
 
     assert await store.seqs_of(["T1", "T2", "T9"], "Kept") == {"T1": [2], "T2": [2], "T9": []}
+
+
+def won(n: int) -> NewEvent:
+    return NewEvent("GameWon", {"n": n})
+
+
+async def settled(store: EventStore, events: int) -> list:
+    """The whole log once a follower may read all of it (PostgreSQL's horizon is the server's:
+    any transaction still running anywhere holds it back a moment)."""
+    while len(found := await store.read_all(START)) < events:
+        await asyncio.sleep(0.01)
+    return found
+
+
+@BOTH
+async def test_a_follower_of_one_indexed_type_reads_it_alone_and_knows_where_its_last_is(
+    store: EventStore,
+):
+    assert await store.last() == START and await store.last("GameWon") == START
+    await store.append("T1", 0, [noted(1), won(1)])
+    await store.append("T2", 0, [won(2), noted(2)])
+    log = await settled(store, 4)
+
+    games = await store.read_all(START, of_type="GameWon")
+
+    assert [(e.stream, e.data) for e in games] == [("T1", {"n": 1}), ("T2", {"n": 2})]
+    assert [e.cursor for e in games] == [e.cursor for e in log if e.type == "GameWon"]
+    assert await store.read_all(games[0].cursor, of_type="GameWon") == games[1:]
+    assert await store.read_all(games[0].cursor, limit=1, of_type="GameWon") == games[1:]
+    assert await store.last() == log[-1].cursor
+    assert await store.last("GameWon") == games[-1].cursor
+
+
+@BOTH
+async def test_every_store_refuses_alike_a_type_the_log_keeps_no_index_of(store: EventStore):
+    await store.append("T1", 0, [noted(1)])
+    with pytest.raises(ValueError, match="no index"):
+        await store.read_all(START, of_type="Noted")
+    with pytest.raises(ValueError, match="no index"):
+        await store.last("Noted")
+
+
+@BOTH
+async def test_the_log_counts_itself_and_shares_read_every_stream_once(store: EventStore):
+    for n in range(12):
+        await store.append(f"T{n}", 0, [noted(n)] * (n % 3 + 1))
+
+    assert await store.size() == (sum(n % 3 + 1 for n in range(12)), 12)
+    shares = [[log async for log in store.every_stream((k, 3), batch=2)] for k in range(3)]
+    streams = [log[0].stream for share in shares for log in share]
+    assert sorted(streams) == sorted(f"T{n}" for n in range(12))
+    for share in shares:
+        for log in share:
+            assert log == await store.read(log[0].stream)
+
+
+@BOTH
+async def test_a_tables_quiet_time_counts_from_its_last_event_of_a_type_not_ignored(
+    store: EventStore,
+):
+    await store.append("T1", 0, [noted(1)])
+    await asyncio.sleep(0.3)
+    await store.append("T1", 1, [NewEvent("Kept", {})])
+
+    since_noted = await store.quiet_for("T1", frozenset({"Kept"}))
+    since_kept = await store.quiet_for("T1", frozenset())
+
+    assert since_noted is not None and since_kept is not None
+    assert since_noted >= 0.3 > since_kept >= 0
+    assert await store.quiet_for("T1", frozenset({"Kept", "Noted"})) is None
+    assert await store.quiet_for("T9", frozenset()) is None
 
 
 async def test_the_followers_checks_and_a_reading_of_some_streams_never_scan_the_whole_log(

@@ -25,8 +25,7 @@ from domain.state import State
 from infra import metrics
 from infra.db import create_engine
 from infra.doorbell import Doorbell
-from infra.eventstore import EventStore
-from infra.memory_store import MemoryEventStore
+from infra.eventstore import EventStore, MemoryEventStore
 from infra.signing import Signer
 from projections.replay import fold_records, stable_after
 from services.api import stream

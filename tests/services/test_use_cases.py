@@ -15,7 +15,7 @@ from domain.codec import to_event
 from domain.errors import IllegalMove, NotAllowed
 from domain.state import State
 from infra.broker import Contexts
-from infra.memory_store import MemoryEventStore
+from infra.eventstore import MemoryEventStore
 from services.bots.pacing import search_seconds, think_seconds
 from services.bots.turns import WAKE_GATHER, Scheduler, play_turn
 from services.use_cases import NoSuchTable, Stale, Tables

@@ -1,34 +1,38 @@
-"""An event store in memory, with the PostgreSQL store's contract (tests/infra/test_eventstore.py
-runs the same tests against both), so use cases can be tested fast and without a server."""
+"""The log in memory, records.Log in full: tests/infra/test_eventstore.py's contract runs
+against it and PostgreSQL's alike, so use cases, followers' reads and read models' folds can
+be tested fast and without a server."""
 
 from __future__ import annotations
 
 import bisect
-from collections.abc import Mapping, Sequence
+import zlib
+from collections.abc import AsyncIterator, Mapping, Sequence
 from datetime import UTC, datetime
 
 import msgspec
 
 from domain.chain import GENESIS, canonical, link
-from infra.eventstore import (
+from infra.eventstore.records import (
     START,
     AppendResult,
     ConcurrencyConflict,
     Cursor,
     NewEvent,
     RecordedEvent,
+    indexed,
 )
 
 
 class MemoryEventStore:
     """One process's log. Every method runs to completion without awaiting, so on one event
-    loop each append is atomic, a transaction of its own (`xid`), and commits in order."""
+    loop each append is atomic, a transaction of its own (`xid`), and commits in order: every
+    event is past the followers' horizon as soon as it is appended."""
 
     def __init__(self) -> None:
         self._streams: dict[str, list[RecordedEvent]] = {}
         self._all: list[RecordedEvent] = []
         self._commands: dict[str, tuple[str, AppendResult]] = {}
-        self._appends: list[int] = []  # the first position of each append
+        self._appends = 0
 
     async def append(
         self,
@@ -37,8 +41,7 @@ class MemoryEventStore:
         new: list[NewEvent],
         command_id: str | None = None,
     ) -> AppendResult:
-        """As EventStore.append: all of `new` after `expected_seq` or nothing, a known command
-        id returning its first result. Data goes through JSON, as it would to the database."""
+        """Data goes through JSON, as it would to the database."""
         if not new:
             raise ValueError("append needs at least one event")
         if command_id is not None and command_id in self._commands:
@@ -52,6 +55,7 @@ class MemoryEventStore:
             raise ConcurrencyConflict(stream, expected_seq, len(log))
         at = datetime.now(UTC)
         h = bytes.fromhex(log[-1].hash) if log else GENESIS
+        self._appends += 1
         recorded = []
         for n, (e, d) in enumerate(zip(new, data, strict=True), start=1):
             h = link(h, canonical(stream, expected_seq + n, e.type, d))
@@ -64,12 +68,11 @@ class MemoryEventStore:
                     data=d,
                     command_id=command_id if n == 1 else None,
                     at=at,
-                    xid=len(self._appends) + 1,
+                    xid=self._appends,
                     hash=h.hex(),
                 )
             )
         log.extend(recorded)
-        self._appends.append(len(self._all))
         self._all.extend(recorded)
         result = AppendResult(
             recorded[0].seq,
@@ -87,16 +90,51 @@ class MemoryEventStore:
     async def last_seq(self, stream: str) -> int:
         return len(self._streams.get(stream, []))
 
+    async def quiet_for(self, stream: str, ignoring: frozenset[str]) -> float | None:
+        for r in reversed(self._streams.get(stream, [])):
+            if r.type not in ignoring:
+                return max(0.0, (datetime.now(UTC) - r.at).total_seconds())
+        return None
+
+    async def size(self) -> tuple[int, int]:
+        return len(self._all), len(self._streams)
+
     async def read_all(
-        self, after: Cursor = START, limit: int = 500, data_of: frozenset[str] | None = None
+        self,
+        after: Cursor = START,
+        limit: int = 500,
+        data_of: frozenset[str] | None = None,
+        of_type: str | None = None,
     ) -> list[RecordedEvent]:
         """Positions and transaction ids both rise with each commit here, so the events after
         `after` are the log's tail from there."""
         start = bisect.bisect_right(self._all, after, key=lambda r: r.cursor)
-        tail = [_copy(r) for r in self._all[start : start + limit]]
-        if data_of is None:
-            return tail
-        return [r if r.type in data_of else msgspec.structs.replace(r, data={}) for r in tail]
+        if of_type is None:
+            tail = self._all[start : start + limit]
+        else:
+            tail = [r for r in self._all[start:] if r.type == indexed(of_type)][:limit]
+        # As PostgreSQL's store reads them: without their hashes, and without the data of
+        # types the reader left out.
+        return [
+            msgspec.structs.replace(_copy(r), hash="")
+            if data_of is None or r.type in data_of or of_type is not None
+            else msgspec.structs.replace(r, data={}, hash="")
+            for r in tail
+        ]
+
+    async def last(self, of_type: str | None = None) -> Cursor:
+        if of_type is not None:
+            indexed(of_type)
+        kept = (r for r in reversed(self._all) if of_type is None or r.type == of_type)
+        return next((r.cursor for r in kept), START)
+
+    async def every_stream(
+        self, share: tuple[int, int] = (0, 1), batch: int = 5000
+    ) -> AsyncIterator[list[RecordedEvent]]:
+        k, n = share
+        for stream in sorted(self._streams):
+            if zlib.crc32(stream.encode()) % n == k:
+                yield [_copy(r) for r in self._streams[stream]]
 
     async def read_streams(
         self, streams: Sequence[str], types: frozenset[str], after: Mapping[str, int] | None = None
@@ -106,6 +144,9 @@ class MemoryEventStore:
             s: [_copy(r) for r in self._streams.get(s, [])[starts.get(s, 0) :] if r.type in types]
             for s in streams
         }
+
+    async def seqs_of(self, streams: Sequence[str], of_type: str) -> dict[str, list[int]]:
+        return {s: [r.seq for r in self._streams.get(s, []) if r.type == of_type] for s in streams}
 
 
 def _copy(r: RecordedEvent) -> RecordedEvent:
