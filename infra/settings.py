@@ -272,8 +272,10 @@ def _networks(text: str) -> tuple[str, ...]:
 
 
 def _port(text: str) -> int:
-    if not text.isdigit() or not 1 <= int(text) <= 65535:
-        raise ValueError("expected a TCP port number from 1 to 65535")
+    """0 asks the system for a free port as the server binds it; the server names the one it
+    got as it starts (what the tests do, so no two servers race for a port)."""
+    if not text.isdigit() or not 0 <= int(text) <= 65535:
+        raise ValueError("expected a TCP port number from 0 (a free one) to 65535")
     return int(text)
 
 
@@ -398,7 +400,11 @@ _VARIABLES: dict[str, tuple[str, Callable[[str], object], str]] = {
         "data directory; made at first start)",
     ),
     "EUCHRE_HOST": ("host", str, "address `serve` listens on (default 127.0.0.1)"),
-    "EUCHRE_PORT": ("port", _port, "port `serve` listens on (default 8000)"),
+    "EUCHRE_PORT": (
+        "port",
+        _port,
+        "port `serve` listens on (default 8000; 0 takes a free one, named in the start line)",
+    ),
     "EUCHRE_HEADER_TIMEOUT": (
         "header_timeout",
         _seconds,
@@ -464,8 +470,9 @@ _VARIABLES: dict[str, tuple[str, Callable[[str], object], str]] = {
     "EUCHRE_WORKER_METRICS_PORT": (
         "worker_metrics_port",
         _port,
-        "port on EUCHRE_HOST where `euchre worker` serves /metrics (default: none; under "
-        "`serve` the worker's metrics are in the API's /metrics)",
+        "port on EUCHRE_HOST where `euchre worker` serves /metrics (default: none; 0 takes a "
+        "free one, named on standard output; under `serve` the worker's metrics are in the API's "
+        "/metrics)",
     ),
     "EUCHRE_OTLP_ENDPOINT": (
         "otlp_endpoint",

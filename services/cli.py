@@ -376,6 +376,9 @@ def _worker(args: argparse.Namespace, settings: Settings) -> int:
                     f"can't serve metrics on {settings.host}:{settings.worker_metrics_port} "
                     f"({error.strerror or error}); pick another EUCHRE_WORKER_METRICS_PORT"
                 ) from None
+            # The port as bound: 0 asks the system for a free one, and this says which.
+            host, port = endpoint.server_address[:2]
+            print(f"worker metrics on http://{host}:{port}/metrics", flush=True)
         try:
             return _workers(args, settings)
         finally:

@@ -11,7 +11,6 @@ import random
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -39,12 +38,6 @@ def euchre(*args: str) -> list[str]:
     if uv:
         return [uv, "run", "euchre", *args]
     return [sys.executable, "-m", "services.cli", *args]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _redis_db(url: str, db: int) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import os
 import random
+import re
 import shutil
 import socket
 import subprocess
@@ -198,12 +199,11 @@ def test_a_worker_serves_its_processes_metrics_on_its_own_port(
     """`euchre worker --processes 2` with EUCHRE_WORKER_METRICS_PORT: one endpoint for both
     processes (tests/services/test_http_metrics.py sums processes' values and keeps out addresses
     not allowed), in the same format as the API's."""
-    port = _free_port()
     env = {
         **os.environ,
         "EUCHRE_DATABASE_URL": database_url,
         "EUCHRE_REDIS_URL": own_redis(redis_url),
-        "EUCHRE_WORKER_METRICS_PORT": str(port),
+        "EUCHRE_WORKER_METRICS_PORT": "0",  # the worker binds a free one and names it
     }
     log = (tmp_path / "worker.log").open("w")
     worker = subprocess.Popen(
@@ -214,10 +214,16 @@ def test_a_worker_serves_its_processes_metrics_on_its_own_port(
         stderr=subprocess.STDOUT,
         start_new_session=True,
     )
+    said = tmp_path / "worker.log"
     try:
         deadline = time.monotonic() + 90
+        while not (named := re.search(r"metrics on http://[^:]+:(\d+)/metrics", said.read_text())):
+            assert worker.poll() is None, said.read_text()
+            assert time.monotonic() < deadline, "the worker never named its metrics port"
+            time.sleep(0.1)
+        port = int(named.group(1))
         while True:
-            assert worker.poll() is None, (tmp_path / "worker.log").read_text()
+            assert worker.poll() is None, said.read_text()
             with contextlib.suppress(httpx.HTTPError):
                 answer = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=5)
                 # A process's append latency is there from its start, at a count of 0.

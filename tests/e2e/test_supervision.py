@@ -18,7 +18,7 @@ from pathlib import Path
 import httpx
 import pytest
 from proc_kit import alive, family
-from serve_kit import ROOT, _free_port, euchre, stop
+from serve_kit import ROOT, _answering, euchre, stop
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="reads /proc to find processes")
 
@@ -45,12 +45,10 @@ class Serve:
             for key, value in os.environ.items()
             if key not in ("EUCHRE_DATABASE_URL", "EUCHRE_REDIS_URL", "EUCHRE_BROKER_URL")
         }
-        port = _free_port()
-        self.base = f"http://127.0.0.1:{port}"
         env |= {
             "EUCHRE_DATA_DIR": str(data_dir),
             "EUCHRE_BOT_DELAY_SCALE": "0.05",
-            "EUCHRE_PORT": str(port),
+            "EUCHRE_PORT": "0",  # serve binds a free port, keeps it for every process, names it
             "EUCHRE_HOST": "127.0.0.1",
         }
         self.process = subprocess.Popen(
@@ -61,6 +59,7 @@ class Serve:
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
+        self.base = _answering(self.process, output)
         self.wait_until(lambda: answers(f"{self.base}/api/health/ready"), 120, "serve to answer")
 
     def wait_until(self, condition, seconds: float, what: str) -> None:

@@ -71,3 +71,13 @@ def test_every_name_the_service_reads_and_the_tests_own_are_let_through():
         }
     )
     assert settings.stream_limits.per_address == 3
+
+
+@pytest.mark.parametrize("variable", ["EUCHRE_PORT", "EUCHRE_WORKER_METRICS_PORT"])
+def test_a_port_is_0_for_a_free_one_or_a_tcp_port_and_nothing_else(variable):
+    field = "port" if variable == "EUCHRE_PORT" else "worker_metrics_port"
+    for value in ("0", "1", "8000", "65535"):
+        assert getattr(Settings.from_env({variable: value}), field) == int(value)
+    for value in ("-1", "65536", "http", "1.5"):
+        with pytest.raises(SettingsError, match=f"{variable}.*from 0 \\(a free one\\) to 65535"):
+            Settings.from_env({variable: value})

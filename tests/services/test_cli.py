@@ -63,10 +63,11 @@ def _read_until(process: subprocess.Popen[str], word: str, seconds: float = 60) 
     return "".join(lines)
 
 
-def _serve(data_dir: Path, port: int, *options: str) -> subprocess.Popen[str]:
-    """`euchre serve` on `port` from `data_dir`, its output piped to be read."""
+def _serve(data_dir: Path, *options: str) -> subprocess.Popen[str]:
+    """`euchre serve` on a port it picks (port 0; `_served_port` reads it back) from
+    `data_dir`, its output piped to be read."""
     return subprocess.Popen(
-        [*EUCHRE, "serve", "--port", str(port), *options],
+        [*EUCHRE, "serve", "--port", "0", *options],
         env=_env(EUCHRE_DATA_DIR=str(data_dir)),
         cwd=ROOT,
         stdout=subprocess.PIPE,
@@ -75,10 +76,12 @@ def _serve(data_dir: Path, port: int, *options: str) -> subprocess.Popen[str]:
     )
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+def _served_port(said: str) -> int:
+    """The port a server started on port 0 names in its start line: the system picked it as
+    the server bound it, so no other process could take it first."""
+    named = re.search(r"serving on http://127\.0\.0\.1:(\d+)/ ", said)
+    assert named and int(named.group(1)) > 0, said
+    return int(named.group(1))
 
 
 def test_help_describes_every_subcommand_argument_and_variable() -> None:
@@ -134,11 +137,10 @@ def test_the_api_alone_serves_with_no_worker_and_no_embedded_server(
 ) -> None:
     """docs/scaling.md's API processes behind a load balancer: `euchre api` serves from the
     service's own servers; the bots are `euchre worker`'s."""
-    port = _free_port()
-    server = _api(database_url, redis_url, data_dir, port)
+    server = _api(database_url, redis_url, data_dir, 0)
     try:
         said = _read_until(server, "serving on")
-        assert f"http://127.0.0.1:{port}/" in said, said
+        port = _served_port(said)
         assert "embedded" not in said and "worker" not in said, said
         assert httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=10).status_code == 200
         assert _children(server.pid) == [], "nothing started beside the API"
@@ -158,10 +160,8 @@ def test_port_0_serves_on_a_free_port_that_the_start_line_names(
     as the server binds it, so no other process can take it first."""
     server = _api(database_url, redis_url, data_dir, 0)
     try:
-        said = _read_until(server, "serving on")
-        named = re.search(r"serving on http://127\.0\.0\.1:(\d+)/ ", said)
-        assert named and int(named.group(1)) > 0, said
-        health = httpx.get(f"http://127.0.0.1:{named.group(1)}/api/health", timeout=10)
+        port = _served_port(_read_until(server, "serving on"))
+        health = httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=10)
         assert health.status_code == 200
     finally:
         server.send_signal(signal.SIGINT)
@@ -190,7 +190,7 @@ def test_a_taken_port_is_one_sentence_and_exit_2_before_anything_starts(data_dir
 
 def test_a_busy_data_directory_is_one_sentence_and_exit_2(data_dir: Path) -> None:
     with EmbeddedPostgres(data_dir):
-        done = _run("serve", "--port", str(_free_port()), EUCHRE_DATA_DIR=str(data_dir))
+        done = _run("serve", "--port", "0", EUCHRE_DATA_DIR=str(data_dir))
     assert done.returncode == 2, done
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1, done.stderr
@@ -198,11 +198,10 @@ def test_a_busy_data_directory_is_one_sentence_and_exit_2(data_dir: Path) -> Non
 
 
 def test_serve_shows_the_embedded_servers_then_stops_cleanly(data_dir: Path) -> None:
-    port = _free_port()
-    server = _serve(data_dir, port)
+    server = _serve(data_dir)
     try:
         shown = _read_until(server, "serving on")
-        assert f"http://127.0.0.1:{port}/" in shown, shown
+        _served_port(shown)
         assert "postgresql://" in shown and "unix://" in shown, shown
     finally:
         server.send_signal(signal.SIGINT)
@@ -213,11 +212,11 @@ def test_serve_shows_the_embedded_servers_then_stops_cleanly(data_dir: Path) -> 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="reads /proc to see who holds a connection")
 def test_serve_with_two_processes_answers_from_both_and_stops_every_one(data_dir: Path) -> None:
-    port = _free_port()
-    server = _serve(data_dir, port, "--processes", "2")
+    server = _serve(data_dir, "--processes", "2")
     spawned: list[int] = []
     try:
         said = _read_until(server, "serving on")
+        port = _served_port(said)
         # Forked by a fork server, they say who they are as they start.
         spawned = [int(pid) for pid in re.findall(r"(?:worker|api-1) started \(pid (\d+)\)", said)]
         assert len(spawned) == 2, "a bot worker and a second API process"
@@ -357,10 +356,9 @@ def test_export_beside_a_running_serve_reads_its_database_and_signs_with_its_key
     """No URLs set: the export finds the PostgreSQL `serve` runs in the data directory (it
     used to refuse: "data directory in use"), and signs its header's head with the key whose
     public half the service publishes."""
-    port = _free_port()
-    server = _serve(data_dir, port)
+    server = _serve(data_dir)
     try:
-        _read_until(server, "serving on")
+        port = _served_port(_read_until(server, "serving on"))
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as http:
             token = http.post("/api/players", json={"name": "Ada"}).json()["token"]
             http.headers["Authorization"] = f"Bearer {token}"
