@@ -12,10 +12,9 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 import httpx
-import pytest
 from serve_kit import json_lines, own_redis, serving
 
 
@@ -64,9 +63,10 @@ DOWN_SECONDS = 8
 
 class Late:
     """A free port where nothing listens (every connection refused) till `open()`, and from
-    then every connection to it passed on to `to`, both ways: a server that comes up late."""
+    then every connection to it passed on to `to` (host and port, or a Unix socket's path),
+    both ways: a server that comes up late."""
 
-    def __init__(self, to: tuple[str, int]) -> None:
+    def __init__(self, to: tuple[str, int] | str) -> None:
         self.to = to
         with socket.socket() as free:
             free.bind(("127.0.0.1", 0))
@@ -91,7 +91,10 @@ class Late:
         self._thread.join(timeout=10)
 
     async def _passed_on(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        far_reader, far_writer = await asyncio.open_connection(*self.to)
+        if isinstance(self.to, str):
+            far_reader, far_writer = await asyncio.open_unix_connection(self.to)
+        else:
+            far_reader, far_writer = await asyncio.open_connection(*self.to)
         await asyncio.gather(self._pipe(reader, far_writer), self._pipe(far_reader, writer))
 
     @staticmethod
@@ -104,7 +107,7 @@ class Late:
 
 
 @contextlib.contextmanager
-def late(to: tuple[str, int]) -> Iterator[Late]:
+def late(to: tuple[str, int] | str) -> Iterator[Late]:
     server = Late(to)
     try:
         yield server
@@ -139,11 +142,16 @@ def test_a_database_out_of_reach_at_start_is_one_line_then_one_when_it_answers(
     empty_database_url: str, redis_url: str, tmp_path: Path
 ) -> None:
     parts = urlsplit(empty_database_url)
-    if not parts.hostname:
-        pytest.skip("the database must be on TCP (EUCHRE_TEST_DATABASE_URL) to be put out of reach")
+    if parts.hostname:
+        far: tuple[str, int] | str = (parts.hostname, parts.port or 5432)
+    else:  # the embedded server's socket: `?host=<directory>&port=<n>`
+        query = dict(parse_qsl(parts.query))
+        far = f"{query['host']}/.s.PGSQL.{query.get('port', 5432)}"
     log = tmp_path / "serve.log"
-    with late((parts.hostname, parts.port or 5432)) as database:
-        url = urlunsplit(parts._replace(netloc=f"{parts.username}@127.0.0.1:{database.port}"))
+    with late(far) as database:
+        url = urlunsplit(
+            parts._replace(netloc=f"{parts.username}@127.0.0.1:{database.port}", query="")
+        )
 
         # `serving` returns once the service answers, which it can't till the database does.
         def answer_later() -> None:
