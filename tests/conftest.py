@@ -35,9 +35,13 @@ def base_database_url(request: pytest.FixtureRequest) -> Iterator[str]:
 
     `EUCHRE_TEST_DATABASE_URL` when set (CI points it at the machine's PostgreSQL), otherwise an
     embedded server started on first use, so tests that never ask for it never pay for it.
+    When the tests run in several processes (pytest -n), the first takes the machine's server
+    and every other an embedded one of its own: a follower reads only below the oldest
+    transaction still running anywhere on its server (docs/event-store.md), so one process's
+    busy tests would hold back the followers another's are waiting on.
     """
     url = os.environ.get("EUCHRE_TEST_DATABASE_URL")
-    if url:
+    if url and os.environ.get("PYTEST_XDIST_WORKER", "gw0") == "gw0":
         yield url
         return
     with EmbeddedPostgres(request.getfixturevalue("embedded_data_dir")) as server:

@@ -20,16 +20,32 @@ from pathlib import Path
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import httpx
+import redis
 
 ROOT = Path(__file__).resolve().parents[2]
-# Each served test gets a Redis database of its own (the bots' queues live there), so a test's
-# leftover bot turns never reach another test's server. Nothing is flushed.
-REDIS_DBS = itertools.cycle(range(10, 16))
+
+
+def _our_databases() -> Iterator[int]:
+    """Redis databases 10-15, shared out among the test processes (pytest-xdist's workers, by
+    the number each is given): no two processes ever use the same one."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    k, n = int(worker.removeprefix("gw")), int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    ours = range(10 + k, 16, n)
+    assert ours, f"Redis has 6 databases for served tests: too few for {n} test processes"
+    return itertools.cycle(ours)
+
+
+REDIS_DBS = _our_databases()
 
 
 def own_redis(redis_url: str) -> str:
-    """A Redis database of the test's own on the test server."""
-    return _redis_db(redis_url, next(REDIS_DBS))
+    """A Redis database of the test's own on the test server (the bots' queues live there),
+    emptied first: the last test that had it has stopped everything it started, and what it
+    left (a bot turn still due, say) must not reach this test's server."""
+    url = _redis_db(redis_url, next(REDIS_DBS))
+    with contextlib.closing(redis.Redis.from_url(url)) as client:
+        client.flushdb()
+    return url
 
 
 def euchre(*args: str) -> list[str]:
