@@ -18,6 +18,7 @@ from domain.errors import Conflict
 from domain.room import may_watch
 from domain.state import State
 from infra.activity import waited
+from infra.eventstore import RecordedEvent
 from infra.players import Player
 from infra.presence import Presence
 from services.api.auth import current_player, optional_player
@@ -96,6 +97,12 @@ class Room:
     async def waited(self, code: str) -> float | None:
         """How long the table's decision has waited, as its turn limit counts."""
         return await waited(self.tables.store, code)
+
+    async def log(self, code: str, player: Player | None) -> list[RecordedEvent]:
+        """The table's log as recorded, for whoever may watch it (a private table's is its
+        players' alone)."""
+        await self.watched(code, player)
+        return await self.tables.store.read(code)
 
     async def act(
         self, code: str, command: cmd.Command | Sequence[cmd.Command], player: Player | None

@@ -20,7 +20,6 @@ from domain.errors import Conflict, IllegalMove
 from domain.events import Level
 from domain.state import State
 from infra import metrics
-from infra.eventstore import RecordedEvent
 from infra.idempotency import Replies
 from infra.lobby import Lobby
 from infra.players import Player, Players
@@ -387,7 +386,7 @@ class TablesController(Controller):
     ) -> Response[str]:
         """The table's events as NDJSON, each with its hash; secrets are blank until the game
         is over. Whoever may watch the table may read it."""
-        records = await _log_for(room, table_code(code), player)
+        records = await room.log(table_code(code), player)
         return Response(audit.ndjson(audit.log_lines(records)), media_type="application/x-ndjson")
 
     @get(
@@ -406,7 +405,7 @@ class TablesController(Controller):
         """What `euchre export` writes (docs/audit.md): a header line naming the format and
         its version, then the log's lines, as a file to keep."""
         code = table_code(code)
-        records = await _log_for(room, code, player)
+        records = await room.log(code, player)
         last = records[-1]
         signed, _ = room.heads.signed(code, last.seq, last.hash)
         # (None where the service signs no heads: the export has none either.)
@@ -430,14 +429,8 @@ class TablesController(Controller):
         or the first event that disagrees and how. A game still running can't be checked:
         its cards are blank until it ends."""
         code = table_code(code)
-        records = await _log_for(room, code, player)
+        records = await room.log(code, player)
         verdict = audit.verify(audit.export(code, records))
         if not verdict.ok and audit.over(records):  # a game under way isn't checkable yet
             metrics.chain_failures.labels("verify").inc()
         return verdict
-
-
-async def _log_for(room: Room, code: str, player: Player | None) -> list[RecordedEvent]:
-    """The table's log, for whoever may watch it (a private table's is its players' alone)."""
-    await room.watched(code, player)
-    return await room.tables.store.read(code)
