@@ -11,10 +11,10 @@ worker's threads never hold the GIL the API's event loop is waiting for).
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import threading
 import time
-from collections.abc import Sequence
 
 import dramatiq
 
@@ -28,8 +28,6 @@ from infra.broker import (
     RATINGS_QUEUE,
     REVIEW_HANDS,
     REVIEWS_QUEUE,
-    Contexts,
-    Turn,
     make_broker,
     send_bot_turns,
     send_rate_games,
@@ -78,15 +76,17 @@ class BotSends:
 
     def scheduling(self, here: Send | None = None) -> Scheduler:
         """A scheduler that sends on this broker; `here`, if given, plays the bot turns
-        instead (Scheduler says when)."""
-        wakes = {GameWon: self.wake_ratings, HandScored: self.wake_reviews}
-        return Scheduler(self.send_all, self._scale, wakes, gathered={HandScored}, here=here)
+        instead (Scheduler says when). It is handed the broker's own sends, so after the API's
+        commits nothing of this module runs."""
+        wakes = {
+            GameWon: functools.partial(send_rate_games, self.broker),
+            HandScored: functools.partial(send_review_hands, self.broker),
+        }
+        send = functools.partial(send_bot_turns, self.broker)
+        return Scheduler(send, self._scale, wakes, gathered={HandScored}, here=here)
 
     def send(self, code: str, key: str, delay: float | None) -> None:
         send_bot_turns(self.broker, [(code, key, delay)])
-
-    def send_all(self, turns: Sequence[Turn], contexts: Contexts = None) -> None:
-        send_bot_turns(self.broker, turns, contexts)
 
     def wake_ratings(self) -> None:
         send_rate_games(self.broker)
