@@ -40,6 +40,24 @@ ATTEMPTS = 8
 OnCommit = Callable[[State, list[Event], float], Awaitable[None]]
 
 
+class AfterCommit:
+    """What runs after each commit, one step after another in the order they were added,
+    under the table's lock: the table a process's composition root writes out in one place
+    (services/api/app.py: show it to this process's streams, then the bots'; a worker: the
+    bots' alone), docs/architecture.md "After a commit"."""
+
+    def __init__(self) -> None:
+        self._steps: list[OnCommit] = []
+
+    def then(self, step: OnCommit) -> AfterCommit:
+        self._steps.append(step)
+        return self
+
+    async def __call__(self, after: State, events: list[Event], made: float) -> None:
+        for step in self._steps:
+            await step(after, events, made)
+
+
 class Stale(Conflict):
     """The move was decided on a view that is no longer current."""
 

@@ -19,8 +19,6 @@ from sqlalchemy import make_url
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from domain.events import Event
-from domain.state import State
 from infra import collector, keyvalue, logs, tracing
 from infra.db import create_engine
 from infra.doorbell import Doorbell
@@ -58,7 +56,7 @@ from services.api.stream_limits import StreamGate
 from services.api.tables import TablesController
 from services.api.talk import TalkController
 from services.api.web import web
-from services.use_cases import OnCommit, Tables
+from services.use_cases import AfterCommit, OnCommit, Tables
 
 LOBBY_POLL = 5.0
 LOBBY_GATHER = 0.5
@@ -173,17 +171,12 @@ def create_app(
 
         notices = {REVOKED: revoked, CHANGED: lambda codes: feeds.presence_changed(codes)}
         async with Doorbell(engine, notices=notices) as doorbell:
-
-            async def committed(after: State, events: list[Event], made: float) -> None:
-                feeds.committed(after, events)
-                if on_commit is not None:
-                    await on_commit(after, events, made)
-
             presence = None
             if redis is not None:
                 space = namespace(database_url)
                 presence = Presence(redis, space, announce=announcer(engine))
-            tables = Tables(store, committed)
+            after_commit = AfterCommit()
+            tables = Tables(store, after_commit)
             lobby = Lobby(engine, store)
             heads = Heads(signer if sign_heads else None)
             feeds = Feeds(
@@ -195,6 +188,11 @@ def create_app(
                 stream_limits.stall_seconds,
                 presence,
             )
+            # What a commit in this process sets off, in this order (docs/architecture.md
+            # "After a commit"); a worker's table has the bots' step alone.
+            after_commit.then(feeds.committed)
+            if on_commit is not None:
+                after_commit.then(on_commit)
             app.state.services = Services(
                 engine=engine,
                 store=store,

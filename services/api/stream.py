@@ -448,7 +448,8 @@ class Feeds:
         self._tick = min(poll, keep_alive / 2) / TICKS
         self._clock: asyncio.Task[None] | None = None
 
-    def committed(self, after: State, events: list[Event]) -> None:
+    async def committed(self, after: State, events: list[Event], made: float) -> None:
+        """A step after each commit in this process (use_cases.AfterCommit)."""
         feed = self._feeds.get(after.code)
         if feed is not None:
             feed.committed(after, events)

@@ -43,7 +43,7 @@ from infra.reviews import Reviews
 from infra.transparency import PublicLog
 from services.bots.sweeper import Sweeper
 from services.bots.turns import Scheduler, Send, play_turn
-from services.use_cases import Tables
+from services.use_cases import AfterCommit, Tables
 
 log = logging.getLogger(__name__)
 
@@ -153,7 +153,8 @@ class BotRuntime:
         self._engine = create_engine(self.database_url, pool_size=2)
         store = await EventStore.open(self.database_url, size=self._threads + 2)
         self._store = store
-        self.tables = Tables(store, self._playing)
+        # The worker's after-commit table: it has no streams, only the bots' step.
+        self.tables = Tables(store, AfterCommit().then(self._playing))
         self.activity = Activity(self._engine, store)
         self.ratings = Ratings(self._engine, store)
         self.public_log = PublicLog(self._engine, store)
