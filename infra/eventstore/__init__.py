@@ -1,11 +1,10 @@
 """The event log, split by job as the stores' readers and writers need it: `records` (what the
 log holds, and the protocols every store implements in full), `appending` (batched appends
 under optimistic concurrency), `ringing` (the doorbell's sending half), `reading` (a stream,
-and the whole log in followers' order), `tracking` (followers' checkpoints), `postgres` (them
+and the whole log in followers' order), `tracking` (followers' checkpoints), `store` (them
 together over one pool) and `memory` (the same contract in one process)."""
 
 from infra.eventstore.memory import MemoryEventStore
-from infra.eventstore.postgres import EventStore
 from infra.eventstore.records import (
     START,
     AppendResult,
@@ -17,6 +16,7 @@ from infra.eventstore.records import (
     RecordedEvent,
     Recorder,
 )
+from infra.eventstore.store import EventStore
 from infra.eventstore.tracking import checkpoint, forget_checkpoint, save_checkpoint
 
 __all__ = [
