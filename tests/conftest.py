@@ -138,3 +138,23 @@ def rabbitmq_url() -> Iterator[str]:
         yield urlunsplit(parts._replace(path="/" + quote(vhost, safe="")))
     finally:
         _rabbitmqctl("delete_vhost", vhost)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The longest files first. Run in several processes, each file goes whole to one process
+    in the order collected (`--dist loadfile`); the browser and whole-service files (tests/e2e,
+    those with the most tests first) take most of the time, and one of them left to the end
+    kept a process busy for minutes while the other had nothing to do. The many short files
+    fill in around them instead."""
+    e2e = Path(__file__).parent / "e2e"
+    sizes: dict[Path, int] = {}
+    for item in items:
+        sizes[item.path] = sizes.get(item.path, 0) + 1
+    order = {id(item): n for n, item in enumerate(items)}
+    items.sort(
+        key=lambda item: (
+            e2e not in item.path.parents,
+            -sizes[item.path] if e2e in item.path.parents else 0,
+            order[id(item)],
+        )
+    )
