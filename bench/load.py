@@ -13,6 +13,8 @@ API processes on the port.
     uv run python bench/load.py --tables 500 --pace human --seconds 60
     uv run python bench/load.py --tables 20 --pace flat --seconds 30
     uv run python bench/load.py --tables 20 --seconds 30 --observed 3 --trace-sample 0.05
+    uv run python bench/load.py --tables 20 --seconds 20 --observed 9 --trace-sample 0.05 \
+        --pin-server 1
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ from pathlib import Path
 
 import aiohttp
 import msgspec
-from api import choose, free_port
+from api import choose
 
 ROOT = Path(__file__).resolve().parents[1]
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -372,30 +374,33 @@ def environment(**env: str) -> dict[str, str]:
 
 
 @contextlib.contextmanager
-def serving(*options: str, **env: str) -> Iterator[Server]:
-    """`euchre serve` with `options` on a free port, with a data directory of its own (so its
-    own embedded PostgreSQL and Valkey), rate limits off unless `env` turns them on, and `env`;
-    stopped on the way out."""
-    port = free_port()
+def serving(*options: str, cpus: set[int] | None = None, **env: str) -> Iterator[Server]:
+    """`euchre serve` with `options` on a port it picks (port 0), with a data directory of its
+    own (so its own embedded PostgreSQL and Valkey), rate limits off unless `env` turns them
+    on, and `env`; stopped on the way out. `cpus`: the only processors its whole tree may run
+    on (its children inherit the affinity)."""
     with tempfile.TemporaryDirectory(prefix="euchre-load-") as data:
         server = subprocess.Popen(
-            [sys.executable, "-m", "services.cli", "serve", "--port", str(port), *options],
+            [sys.executable, "-m", "services.cli", "serve", "--port", "0", *options],
             cwd=ROOT,
             env=environment(**({"EUCHRE_DATA_DIR": data, "EUCHRE_RATE_LIMITS": "off"} | env)),
             stdout=subprocess.PIPE,
             text=True,
             start_new_session=True,
+            preexec_fn=None if cpus is None else lambda: os.sched_setaffinity(0, cpus),
         )
         try:
             said = ""
             for line in server.stdout:
+                said += line
                 if "serving on" in line:
                     break
-                said += line
             else:
                 raise SystemExit("the server did not start")
+            base = re.search(r"serving on (http://\S+?)/? ", said)
             urls = dict(re.findall(r"embedded (PostgreSQL|Valkey) ready at (\S+)", said))
-            yield Server(f"http://127.0.0.1:{port}", server.pid, urls["PostgreSQL"], urls["Valkey"])
+            assert base is not None, said
+            yield Server(base.group(1), server.pid, urls["PostgreSQL"], urls["Valkey"])
         finally:
             server.terminate()
             try:
@@ -434,7 +439,21 @@ def main() -> None:
         default=1.0,
         help="with --observed, the fraction of requests and messages traced (default 1: all)",
     )
+    parser.add_argument(
+        "--pin-server",
+        type=int,
+        metavar="N",
+        help="the server's whole tree on the machine's last N processors and this client on "
+        "the others, so neither takes the other's: flat out, the runs then differ less",
+    )
     args = parser.parse_args()
+    args.server_cpus = None
+    if args.pin_server:
+        cpus = sorted(os.sched_getaffinity(0))
+        if not 0 < args.pin_server < len(cpus):
+            parser.error(f"--pin-server takes 1 to {len(cpus) - 1} of the {len(cpus)} processors")
+        args.server_cpus = set(cpus[-args.pin_server :])
+        os.sched_setaffinity(0, set(cpus[: -args.pin_server]))
     if args.signed_heads:
         compare(
             args,
@@ -453,7 +472,8 @@ def main() -> None:
             }
             compare(args, args.observed, "metrics and tracing", observed, {"EUCHRE_METRICS": "off"})
         return
-    with serving("--processes", str(args.processes), EUCHRE_BOT_DELAY_SCALE="0") as server:
+    options = ("--processes", str(args.processes))
+    with serving(*options, cpus=args.server_cpus, EUCHRE_BOT_DELAY_SCALE="0") as server:
         asyncio.run(run(server.base, args, server.pid))
 
 
@@ -465,7 +485,7 @@ def compare(args, rounds: int, what: str, on: dict[str, str], off: dict[str, str
         for mode, env in (("on", on), ("off", off)):
             print(f"-- {what} {mode}", flush=True)
             options = ("--processes", str(args.processes))
-            with serving(*options, EUCHRE_BOT_DELAY_SCALE="0", **env) as s:
+            with serving(*options, cpus=args.server_cpus, EUCHRE_BOT_DELAY_SCALE="0", **env) as s:
                 spent[mode].append(asyncio.run(run(s.base, args, s.pid)))
     with_it, without = (statistics.median(spent[mode]) * 1000 for mode in ("on", "off"))
     # Each round's on against the off run right after it: a machine's slower spells fall on
