@@ -97,8 +97,13 @@ def test_the_four_colour_deck_is_an_option_off_until_turned_on(browser, server):
     four = {s: colour(page, preview.format(s)) for s in "SHDC"}
     assert four["H"] == red and four["S"] == black
     assert len(set(four.values())) == 4, f"four suits, four colours: {four}"
-    # Every card face and inline card on the table takes its suit's colour.
-    for card in page.locator("[data-card]").all():
-        code = card.get_attribute("data-card")
-        assert card.evaluate("e => getComputedStyle(e).color") == four[code[-1]], code
+    # Every card face and inline card on the table takes its suit's colour: read in one go,
+    # as the table stands at one moment (a trick just taken leaves the table while it's read,
+    # and a card read one at a time could be gone by its turn).
+    cards = page.eval_on_selector_all(
+        "[data-card]", "els => els.map(e => [e.dataset.card, getComputedStyle(e).color])"
+    )
+    assert cards, "no card on the table"
+    for code, shown in cards:
+        assert shown == four[code[-1]], code
     ada.assert_no_errors()
