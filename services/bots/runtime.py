@@ -72,27 +72,21 @@ class BotSends:
     ) -> None:
         self.broker = make_broker(broker_url, namespace, queue_type)
         self._scale = scale
+        # The broker's own sends, bound to it: the scheduler and the sweeper call these, so
+        # after the API's commits nothing of this module runs.
+        self.wake_ratings = functools.partial(send_rate_games, self.broker)
+        self.wake_reviews = functools.partial(send_review_hands, self.broker)
+        self._send_all = functools.partial(send_bot_turns, self.broker)
         self.scheduler = self.scheduling()
 
     def scheduling(self, here: Send | None = None) -> Scheduler:
         """A scheduler that sends on this broker; `here`, if given, plays the bot turns
-        instead (Scheduler says when). It is handed the broker's own sends, so after the API's
-        commits nothing of this module runs."""
-        wakes = {
-            GameWon: functools.partial(send_rate_games, self.broker),
-            HandScored: functools.partial(send_review_hands, self.broker),
-        }
-        send = functools.partial(send_bot_turns, self.broker)
-        return Scheduler(send, self._scale, wakes, gathered={HandScored}, here=here)
+        instead (Scheduler says when)."""
+        wakes = {GameWon: self.wake_ratings, HandScored: self.wake_reviews}
+        return Scheduler(self._send_all, self._scale, wakes, gathered={HandScored}, here=here)
 
     def send(self, code: str, key: str, delay: float | None) -> None:
-        send_bot_turns(self.broker, [(code, key, delay)])
-
-    def wake_ratings(self) -> None:
-        send_rate_games(self.broker)
-
-    def wake_reviews(self) -> None:
-        send_review_hands(self.broker)
+        self._send_all([(code, key, delay)])
 
     def close(self) -> None:
         self.scheduler.close()
