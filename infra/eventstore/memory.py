@@ -116,7 +116,7 @@ class MemoryEventStore:
         # As PostgreSQL's store reads them: without their hashes, and without the data of
         # types the reader left out.
         return [
-            msgspec.structs.replace(_copy(r), hash="")
+            _copy(r, hash="")
             if data_of is None or r.type in data_of or of_type is not None
             else msgspec.structs.replace(r, data={}, hash="")
             for r in tail
@@ -149,6 +149,7 @@ class MemoryEventStore:
         return {s: [r.seq for r in self._streams.get(s, []) if r.type == of_type] for s in streams}
 
 
-def _copy(r: RecordedEvent) -> RecordedEvent:
+def _copy(r: RecordedEvent, **changes: str) -> RecordedEvent:
     """A reader that changes what it was given must not change the log."""
-    return msgspec.structs.replace(r, data=msgspec.json.decode(msgspec.json.encode(r.data)))
+    data = msgspec.json.decode(msgspec.json.encode(r.data))
+    return msgspec.structs.replace(r, data=data, **changes)
