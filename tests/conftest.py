@@ -4,6 +4,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -147,14 +148,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     kept a process busy for minutes while the other had nothing to do. The many short files
     fill in around them instead."""
     e2e = Path(__file__).parent / "e2e"
-    sizes: dict[Path, int] = {}
-    for item in items:
-        sizes[item.path] = sizes.get(item.path, 0) + 1
-    order = {id(item): n for n, item in enumerate(items)}
-    items.sort(
-        key=lambda item: (
-            e2e not in item.path.parents,
-            -sizes[item.path] if e2e in item.path.parents else 0,
-            order[id(item)],
-        )
-    )
+    sizes = Counter(item.path for item in items)
+    # A stable sort: each file's tests, and the short files, keep the order they were in.
+    items.sort(key=lambda item: -sizes[item.path] if e2e in item.path.parents else 0)
