@@ -15,6 +15,8 @@ API processes on the port.
     uv run python bench/load.py --tables 20 --seconds 30 --observed 3 --trace-sample 0.05
     uv run python bench/load.py --tables 20 --seconds 20 --observed 9 --trace-sample 0.05 \
         --pin-server 1
+    uv run python bench/load.py --tables 10 --seconds 20 --observed 9 --trace-sample 0.05 \
+        --pin-server 1 --together
 """
 
 from __future__ import annotations
@@ -292,21 +294,29 @@ def client(base: str, source: str | None = None) -> aiohttp.ClientSession:
     return aiohttp.ClientSession(base, connector=connector, timeout=timeout, cookie_jar=jar)
 
 
-async def run(base: str, args, server_pid: int) -> float:
-    """Play and measure; the server's CPU seconds per move."""
-    figures = Figures()
-    async with client(base) as http:
-        people = []
-        for start in range(0, args.tables, 25):
-            batch = range(start, min(start + 25, args.tables))
-            people += await asyncio.gather(*(players(http, n) for n in batch))
+async def run(servers: list[Server], args) -> list[float]:
+    """Play on every server in `servers` at once and measure them over the same seconds, so a
+    spell of the machine running slower falls on each alike; each one's CPU seconds per move."""
+    figures = [Figures() for _ in servers]
+    async with contextlib.AsyncExitStack() as stack:
+        sessions = [await stack.enter_async_context(client(s.base)) for s in servers]
+        games = []
         go = asyncio.Event()
-        games = [
-            asyncio.create_task(play_games(http, n, tokens, args, figures, go))
-            for n, tokens in enumerate(people)
-        ]
-        await asyncio.sleep(2 + args.tables / 100)  # tables opened and streams open
-        print(f"seated {args.tables} tables", flush=True)
+        for http, figs in zip(sessions, figures, strict=True):
+            people = []
+            for start in range(0, args.tables, 25):
+                batch = range(start, min(start + 25, args.tables))
+                people += await asyncio.gather(*(players(http, n) for n in batch))
+            games += [
+                asyncio.create_task(play_games(http, n, tokens, args, figs, go))
+                for n, tokens in enumerate(people)
+            ]
+        await asyncio.sleep(2 + len(servers) * args.tables / 100)  # tables and streams open
+        print(
+            f"seated {args.tables} tables"
+            + (f" on each of {len(servers)} servers" if len(servers) > 1 else ""),
+            flush=True,
+        )
         # This client is the instrument: its own collector's pauses (up to 200 ms at 500
         # tables, as its record of every arrival grows) would count as the server's latency.
         # What it made so far is kept out of the collector's sight, and the collector stays
@@ -316,11 +326,14 @@ async def run(base: str, args, server_pid: int) -> float:
         gc.disable()
         go.set()
         await asyncio.sleep(args.warmup)
-        by0, t0, own0 = tree_cpu_by_program(server_pid), time.perf_counter(), time.process_time()
-        figures.measuring = True
+        by0 = [tree_cpu_by_program(s.pid) for s in servers]
+        t0, own0 = time.perf_counter(), time.process_time()
+        for figs in figures:
+            figs.measuring = True
         await asyncio.sleep(args.seconds)
-        figures.measuring = False
-        by1, t1 = tree_cpu_by_program(server_pid), time.perf_counter()
+        for figs in figures:
+            figs.measuring = False
+        by1, t1 = [tree_cpu_by_program(s.pid) for s in servers], time.perf_counter()
         client_cpu = time.process_time() - own0
         gc.enable()
         await asyncio.sleep(1)  # let the last views arrive
@@ -328,27 +341,36 @@ async def run(base: str, args, server_pid: int) -> float:
             task.cancel()
         for outcome in await asyncio.gather(*games, return_exceptions=True):
             if not isinstance(outcome, asyncio.CancelledError):
-                figures.errors.append(f"a table's games stopped: {outcome!r}")
+                figures[0].errors.append(f"a table's games stopped: {outcome!r}")
+    print(f"client CPU={client_cpu / (t1 - t0):.2f} cores", flush=True)
+    return [
+        report(args, figs, before, after, t1 - t0)
+        for figs, before, after in zip(figures, by0, by1, strict=True)
+    ]
 
+
+def report(
+    args, figures: Figures, before: dict[str, float], after: dict[str, float], seconds: float
+) -> float:
+    """Prints one server's figures; its CPU seconds per move."""
     moves = len(figures.moves)
     watchers = watcher_latencies(figures)
-    spent = {program: by1[program] - by0.get(program, 0.0) for program in by1}
+    spent = {program: after[program] - before.get(program, 0.0) for program in after}
     cpu = sum(spent.values())
     shares = ", ".join(
-        f"{program} {seconds / max(moves, 1) * 1000:.2f} ms"
-        for program, seconds in sorted(spent.items(), key=lambda item: -item[1])
+        f"{program} {used / max(moves, 1) * 1000:.2f} ms"
+        for program, used in sorted(spent.items(), key=lambda item: -item[1])
     )
     print(
-        f"tables={args.tables} pace={args.pace} seconds={t1 - t0:.0f}\n"
-        f"moves/s={moves / (t1 - t0):.1f}  POST p50={pct(figures.posts, 50) * 1000:.1f} ms"
+        f"tables={args.tables} pace={args.pace} seconds={seconds:.0f}\n"
+        f"moves/s={moves / seconds:.1f}  POST p50={pct(figures.posts, 50) * 1000:.1f} ms"
         f"  p99={pct(figures.posts, 99) * 1000:.1f} ms\n"
         f"move-to-every-watcher p50={pct(watchers, 50) * 1000:.1f} ms"
         f"  p99={pct(watchers, 99) * 1000:.1f} ms  ({len(watchers)} deliveries)\n"
         f"server CPU per move={cpu / max(moves, 1) * 1000:.2f} ms"
-        f"  (server tree used {cpu / (t1 - t0):.2f} cores)\n"
+        f"  (server tree used {cpu / seconds:.2f} cores)\n"
         f"  of which {shares}\n"
-        f"errors={len(figures.errors)}  stale 409s={figures.conflicts}"
-        f"  client CPU={client_cpu / (t1 - t0):.2f} cores",
+        f"errors={len(figures.errors)}  stale 409s={figures.conflicts}",
         flush=True,
     )
     for error in sorted(set(figures.errors))[:5]:
@@ -446,6 +468,12 @@ def main() -> None:
         help="the server's whole tree on the machine's last N processors and this client on "
         "the others, so neither takes the other's: flat out, the runs then differ less",
     )
+    parser.add_argument(
+        "--together",
+        action="store_true",
+        help="with --observed or --signed-heads, each round serves both ways at once on the "
+        "same processors, each with --tables tables, measured over the same seconds",
+    )
     args = parser.parse_args()
     args.server_cpus = None
     if args.pin_server:
@@ -474,22 +502,41 @@ def main() -> None:
         return
     options = ("--processes", str(args.processes))
     with serving(*options, cpus=args.server_cpus, EUCHRE_BOT_DELAY_SCALE="0") as server:
-        asyncio.run(run(server.base, args, server.pid))
+        asyncio.run(run([server], args))
 
 
 def compare(args, rounds: int, what: str, on: dict[str, str], off: dict[str, str]) -> None:
-    """Server CPU per move with `what` on and off, the same load, rounds alternating so that
-    a machine slowing down in the middle weighs on both alike."""
+    """Server CPU per move with `what` on and off, the same load. One after the other, rounds
+    alternate so that a machine slowing down in the middle weighs on both alike; `--together`,
+    each round runs both servers at once on the same processors and measures them over the
+    same seconds, which takes the machine's own drift out of each pair."""
     spent: dict[str, list[float]] = {"on": [], "off": []}
-    for _ in range(rounds):
-        for mode, env in (("on", on), ("off", off)):
-            print(f"-- {what} {mode}", flush=True)
-            options = ("--processes", str(args.processes))
-            with serving(*options, cpus=args.server_cpus, EUCHRE_BOT_DELAY_SCALE="0", **env) as s:
-                spent[mode].append(asyncio.run(run(s.base, args, s.pid)))
+    options = ("--processes", str(args.processes))
+    for n in range(rounds):
+        modes = [("on", on), ("off", off)]
+        if not args.together:
+            for mode, env in modes:
+                print(f"-- {what} {mode}", flush=True)
+                with serving(
+                    *options, cpus=args.server_cpus, EUCHRE_BOT_DELAY_SCALE="0", **env
+                ) as s:
+                    spent[mode].append(asyncio.run(run([s], args)))
+            continue
+        if n % 2:  # neither is always the first seated
+            modes.reverse()
+        print(f"-- {what} {modes[0][0]} and {modes[1][0]} at once (in that order)", flush=True)
+        with contextlib.ExitStack() as stack:
+            servers = [
+                stack.enter_context(
+                    serving(*options, cpus=args.server_cpus, EUCHRE_BOT_DELAY_SCALE="0", **env)
+                )
+                for _, env in modes
+            ]
+            for (mode, _), used in zip(modes, asyncio.run(run(servers, args)), strict=True):
+                spent[mode].append(used)
     with_it, without = (statistics.median(spent[mode]) * 1000 for mode in ("on", "off"))
-    # Each round's on against the off run right after it: a machine's slower spells fall on
-    # both of a pair more often than on both medians.
+    # Each round's on against its off: a machine's slower spells fall on both of a pair more
+    # often than on both medians.
     pairs = [(on_ / off_ - 1) * 100 for on_, off_ in zip(spent["on"], spent["off"], strict=True)]
     print(
         f"server CPU per move, median of {rounds}: {what} on {with_it:.3f} ms, off "
