@@ -54,7 +54,7 @@ def _seen(state: State, seat: int | None) -> Any:
 
 
 def _the_deal(k: Known, rng: object) -> Iterator[tuple[list[int], float]]:
-    yield list(_truth[0].hands), 1.0
+    yield list(_truth[0].deal.hands), 1.0
 
 
 # Whose cards the cheat sees: the seats round from it, and how a result names them.
@@ -75,13 +75,13 @@ def _seeing(offsets: tuple[int, ...]) -> type[Unseen]:
             mem = copy.copy(mem)
             mem.held = list(mem.held)
             for s in {(k.me + o) % 4 for o in offsets} - set(k.sitting):
-                mem.held[s] = _truth[0].hands[s]
+                mem.held[s] = _truth[0].deal.hands[s]
             super().__init__(k, mem)
 
         def hands(self, rng: random.Random, my_hand: int) -> list[int]:
             if self.seats:
                 return super().hands(rng, my_hand)
-            hands = list(_truth[0].hands)  # every hand seen: the real deal, rng untouched
+            hands = list(_truth[0].deal.hands)  # every hand seen: the real deal, rng untouched
             hands[self.me] = my_hand
             return hands
 

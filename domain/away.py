@@ -99,14 +99,19 @@ def covered(s: State, n: int, *, left: bool = False, timeout: bool = False) -> S
         timeouts=timeouts,
         left=old.left or left or timeouts >= TIMEOUTS_TO_LEAVE,
     )
-    return replace(s, seq=s.seq + 1, seats=seats_with(s, n, seat), ready=ready_with(s, n, True))
+    ready = ready_with(s, n, True)
+    return replace(
+        s, seq=s.seq + 1, seats=seats_with(s, n, seat), deal=replace(s.deal, ready=ready)
+    )
 
 
 def uncovered(s: State, n: int, seat: Seat) -> State:
     """The person is back in seat `n`: the bot steps aside, and between hands the person has
     yet to say they are ready."""
-    ready = ready_with(s, n, False) if s.phase == "scored" and s.seats[n].is_bot else s.ready
-    return replace(s, seq=s.seq + 1, seats=seats_with(s, n, seat), ready=ready)
+    ready = ready_with(s, n, False) if s.phase == "scored" and s.seats[n].is_bot else s.deal.ready
+    return replace(
+        s, seq=s.seq + 1, seats=seats_with(s, n, seat), deal=replace(s.deal, ready=ready)
+    )
 
 
 def _went_away(s: State, e: ev.PlayerWentAway) -> State:

@@ -20,8 +20,8 @@ from domain.state import Bid, State, partner
 
 def _turned(s: State) -> int:
     """The up card's suit: ordered in round one, barred in round two."""
-    assert s.up is not None
-    return s.up // 6
+    assert s.deal.up is not None
+    return s.deal.up // 6
 
 
 def must_alone(s: State, seat: int) -> bool:
@@ -30,14 +30,14 @@ def must_alone(s: State, seat: int) -> bool:
         s.phase == "bid1"
         and s.settings.canadian == "on"
         and s.settings.alone == "on"
-        and s.dealer is not None
-        and seat == partner(s.dealer)
+        and s.deal.dealer is not None
+        and seat == partner(s.deal.dealer)
     )
 
 
 def stuck(s: State, seat: int) -> bool:
     """Stick the dealer: everyone else passed twice, so the dealer must name trump."""
-    return s.phase == "bid2" and seat == s.dealer and s.settings.stick_dealer == "on"
+    return s.phase == "bid2" and seat == s.deal.dealer and s.settings.stick_dealer == "on"
 
 
 def _alone_allowed(s: State, alone: bool) -> None:
@@ -132,27 +132,34 @@ def _fallback_two(s: State, seat: int) -> cmd.Command:
 
 
 def _all_passed_once(s: State) -> ev.Event | None:
-    return ev.UpCardTurnedDown(suit=SUITS[_turned(s)]) if len(s.bids) == 4 else None
+    return ev.UpCardTurnedDown(suit=SUITS[_turned(s)]) if len(s.deal.bids) == 4 else None
 
 
 def _all_passed_twice(s: State) -> ev.Event | None:
     """Only without stick the dealer can the dealer pass too: the deal is thrown in."""
-    return ev.HandThrownIn(deal_no=s.deal_no) if len(s.bids) == 8 else None
+    return ev.HandThrownIn(deal_no=s.deal_no) if len(s.deal.bids) == 8 else None
 
 
 def _passed(s: State, e: ev.BidPassed) -> State:
+    d = s.deal
+    pass_ = Bid(seat=e.seat, round=e.round, bid="pass")
     return replace(
         s,
         seq=s.seq + 1,
-        bids=(*s.bids, Bid(seat=e.seat, round=e.round, bid="pass")),
         turn=(e.seat + 1) % 4,
-        moves=s.moves + 1,
+        deal=replace(d, bids=(*d.bids, pass_), moves=d.moves + 1),
     )
 
 
 def _turned_down(s: State, e: ev.UpCardTurnedDown) -> State:
-    assert s.dealer is not None
-    return replace(s, seq=s.seq + 1, phase="bid2", kitty_state="down", turn=(s.dealer + 1) % 4)
+    assert s.deal.dealer is not None
+    return replace(
+        s,
+        seq=s.seq + 1,
+        phase="bid2",
+        turn=(s.deal.dealer + 1) % 4,
+        deal=replace(s.deal, kitty_state="down"),
+    )
 
 
 def _made(s: State, seat: int, suit: TrumpCode, alone: bool, round: int) -> State:
@@ -162,31 +169,28 @@ def _made(s: State, seat: int, suit: TrumpCode, alone: bool, round: int) -> Stat
     bid = Bid(
         seat=seat, round=round, bid="order" if round == 1 else "call", suit=trump, alone=alone
     )
-    return replace(
-        s,
-        seq=s.seq + 1,
-        bids=(*s.bids, bid),
+    d = s.deal
+    made = replace(
+        d,
+        bids=(*d.bids, bid),
         trump=trump,
         maker=seat,
         alone=seat if alone else None,
         sitting=(partner(seat),) if alone else (),
-        moves=s.moves + 1,
+        moves=d.moves + 1,
     )
+    return replace(s, seq=s.seq + 1, deal=made)
 
 
 def _ordered(s: State, e: ev.TrumpOrdered) -> State:
     """The dealer picks the up card up and must bury one, unless the dealer is sitting out."""
     s = _made(s, e.seat, e.suit, e.alone, 1)
-    assert s.dealer is not None and s.up is not None
-    if e.alone and e.seat == partner(s.dealer):
-        return after_making(replace(s, kitty_state="out"))
-    return replace(
-        s,
-        kitty_state="picked",
-        hands=with_card(s, s.dealer, s.up),
-        phase="discard",
-        turn=s.dealer,
-    )
+    d = s.deal
+    assert d.dealer is not None and d.up is not None
+    if e.alone and e.seat == partner(d.dealer):
+        return after_making(replace(s, deal=replace(d, kitty_state="out")))
+    picked = replace(d, kitty_state="picked", hands=with_card(s, d.dealer, d.up))
+    return replace(s, phase="discard", turn=d.dealer, deal=picked)
 
 
 def _called(s: State, e: ev.TrumpCalled) -> State:

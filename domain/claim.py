@@ -152,26 +152,34 @@ def _answers(
 
 def _danger(s: State, seat: int) -> int:
     """`verdict` for `seat` on lead, asked with what its view shows."""
-    assert s.trump is not None and s.dealer is not None and s.up is not None
-    out = out_of_play(seat, s.dealer, s.up, s.kitty_state, s.buried)
-    return verdict(seat, s.hands[seat], s.trump, (t.cards for t in s.tricks), out, s.sitting)
+    d = s.deal
+    assert d.trump is not None and d.dealer is not None and d.up is not None
+    out = out_of_play(seat, d.dealer, d.up, d.kitty_state, d.buried)
+    return verdict(
+        seat,
+        d.hands[seat],
+        d.trump,
+        (t.cards for t in d.tricks),
+        out,
+        d.sitting,
+    )
 
 
 def claim(s: State, c: cmd.Claim) -> ev.Event:
     """Taken only when certain; refused otherwise, naming the unseen cards that stand in the
     way (which the claimer could list too: nothing hidden is in the refusal)."""
-    if s.trick:
+    if s.deal.trick:
         raise IllegalMove("you may claim the rest only when it's your turn to lead")
     danger = _danger(s, c.seat)
     if danger:
-        out = [INDEX[code] for code in sorted_codes(danger, s.trump)]
+        out = [INDEX[code] for code in sorted_codes(danger, s.deal.trump)]
         raise IllegalMove(
             "the rest of the tricks aren't certain from your cards: "
-            f"{words_for(out, s.trump, 'or')} could still take one from you"
+            f"{words_for(out, s.deal.trump, 'or')} could still take one from you"
         )
-    hand = s.hands[c.seat]
+    hand = s.deal.hands[c.seat]
     return ev.TricksClaimed(
-        seat=c.seat, cards=sorted_codes(hand, s.trump), tricks=TRICKS - len(s.tricks)
+        seat=c.seat, cards=sorted_codes(hand, s.deal.trump), tricks=TRICKS - len(s.deal.tricks)
     )
 
 
@@ -180,26 +188,25 @@ def _offered(s: State, seat: int) -> dict[str, Any]:
     false claim is refused, so the offer itself tells nothing. `legal` never lists a claim:
     it is an extra a game may go without, and one played from `legal` alone (by another
     engine, say) goes exactly as it did before claims existed."""
-    return {"claim": {}} if not s.trick else {}
+    return {"claim": {}} if not s.deal.trick else {}
 
 
 def _claimed(s: State, e: ev.TricksClaimed) -> State:
     """The claimer's cards go face up, and the tricks left go to their side; the hand is
     then scored as any other (domain/scoring.py)."""
-    hands = list(s.hands)
+    hands = list(s.deal.hands)
     hands[e.seat] = 0
-    taken = list(s.taken)
+    taken = list(s.deal.taken)
     taken[team(e.seat)] += e.tricks
     shown = Claimed(seat=e.seat, cards=mask_of(INDEX[c] for c in e.cards), tricks=e.tricks)
-    return replace(
-        s,
-        seq=s.seq + 1,
+    d = replace(
+        s.deal,
         hands=(hands[0], hands[1], hands[2], hands[3]),
         taken=(taken[0], taken[1]),
         claimed=shown,
-        turn=None,
-        moves=s.moves + 1,
+        moves=s.deal.moves + 1,
     )
+    return replace(s, seq=s.seq + 1, turn=None, deal=d)
 
 
 # Play, with a claim open on every lead: domain/decider.py dispatches the play phase here.

@@ -14,7 +14,7 @@ from domain.phases import Decision, Evolve, PhaseRules, no_options
 from domain.scoring import game_won
 from domain.sealing import next_seal
 from domain.shuffle import dealt
-from domain.state import State
+from domain.state import DealState, State, ready_with
 
 
 def deal(s: State) -> ev.HandDealt:
@@ -31,7 +31,7 @@ def deal(s: State) -> ev.HandDealt:
 
 
 def ready(s: State, c: cmd.Ready) -> ev.Event:
-    if s.ready[c.seat]:
+    if s.deal.ready[c.seat]:
         raise Conflict("you are already ready for the next hand")
     return ev.PlayerReady(seat=c.seat)
 
@@ -43,7 +43,7 @@ def deal_now(s: State, c: cmd.DealNow) -> ev.Event:
 
 
 def _legal(s: State, seat: int) -> list[cmd.Command]:
-    out: list[cmd.Command] = [] if s.ready[seat] else [cmd.Ready(seat=seat)]
+    out: list[cmd.Command] = [] if s.deal.ready[seat] else [cmd.Ready(seat=seat)]
     if seat == s.host_seat():
         out.append(cmd.DealNow(seat=seat))
     return out
@@ -54,7 +54,7 @@ def _not_ready(s: State) -> list[Decision]:
     return [
         Decision(seat=n, kind="ready", key=f"{s.deal_no}.ready.{n}")
         for n in range(4)
-        if not s.ready[n]
+        if not s.deal.ready[n]
     ]
 
 
@@ -63,7 +63,7 @@ def _fallback(s: State, seat: int) -> cmd.Command:
 
 
 def _everyone_ready(s: State) -> ev.Event | None:
-    return deal(s) if all(s.ready) else None
+    return deal(s) if all(s.deal.ready) else None
 
 
 def _dealt(s: State, e: ev.HandDealt) -> State:
@@ -72,39 +72,26 @@ def _dealt(s: State, e: ev.HandDealt) -> State:
         for code in cards:
             hands[seat] |= 1 << INDEX[code]
     farmers = asked(s.settings, hands, e.dealer)
-    return replace(
-        s,
-        seq=s.seq + 1,
-        deal_no=e.deal_no,
+    fresh = DealState(
         dealer=e.dealer,
         hands=(hands[0], hands[1], hands[2], hands[3]),
         up=INDEX[e.up],
         kitty=tuple(INDEX[c] for c in e.kitty),
         kitty_state="up",
+    )
+    return replace(
+        s,
+        seq=s.seq + 1,
+        deal_no=e.deal_no,
         phase="farmer" if farmers else "bid1",
         turn=farmers[0] if farmers else (e.dealer + 1) % 4,
         asked=farmers,
-        trump=None,
-        maker=None,
-        alone=None,
-        defender=None,
-        sitting=(),
-        bids=(),
-        buried=None,
-        trick=(),
-        leader=None,
-        tricks=(),
-        taken=(0, 0),
-        claimed=None,
-        moves=0,
-        ready=(False, False, False, False),
+        deal=fresh,
     )
 
 
 def _player_ready(s: State, e: ev.PlayerReady) -> State:
-    r = list(s.ready)
-    r[e.seat] = True
-    return replace(s, seq=s.seq + 1, ready=(r[0], r[1], r[2], r[3]))
+    return replace(s, seq=s.seq + 1, deal=replace(s.deal, ready=ready_with(s, e.seat, True)))
 
 
 def _deal_called(s: State, e: ev.DealCalled) -> State:

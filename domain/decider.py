@@ -35,7 +35,7 @@ from domain.evolve import HANDLERS
 from domain.house_rules import HouseRules
 from domain.lifecycle import TABLE_COMMANDS
 from domain.phases import Decision, PhaseRules
-from domain.state import Phase, State
+from domain.state import DealState, Phase, State
 
 PHASES: dict[Phase, PhaseRules] = {
     "reveal": reveal.RULES,
@@ -175,9 +175,8 @@ def offers(rules: HouseRules, round: int, seat: int, dealer: int, up: int) -> di
         status="playing",
         phase="bid1" if round == 1 else "bid2",
         settings=rules,
-        dealer=dealer,
-        up=up,
         turn=seat,
+        deal=DealState(dealer=dealer, up=up),
     )
     return can(s, seat)
 
@@ -191,7 +190,7 @@ def deciding(s: State) -> list[Decision]:
         return rules.everyone(s)
     if rules.kind is None or s.turn is None:
         return []
-    return [Decision(seat=s.turn, kind=rules.kind, key=f"{s.deal_no}.{s.moves}.{s.turn}")]
+    return [Decision(seat=s.turn, kind=rules.kind, key=f"{s.deal_no}.{s.deal.moves}.{s.turn}")]
 
 
 def fallback(s: State, seat: int) -> cmd.Command:

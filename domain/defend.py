@@ -15,10 +15,11 @@ from domain.tricks import first_trick
 def after_making(s: State) -> State:
     """Once trump is made (and the dealer has discarded): with defending alone on, a lone call
     asks each defender in turn from the dealer's left; otherwise play begins."""
-    if s.alone is not None and s.settings.defend_alone == "on":
-        assert s.dealer is not None and s.maker is not None
-        makers = team(s.maker)
-        defenders = tuple(n for n in ((s.dealer + k) % 4 for k in range(1, 5)) if team(n) != makers)
+    d = s.deal
+    if d.alone is not None and s.settings.defend_alone == "on":
+        assert d.dealer is not None and d.maker is not None
+        makers = team(d.maker)
+        defenders = tuple(n for n in ((d.dealer + k) % 4 for k in range(1, 5)) if team(n) != makers)
         return replace(s, phase="defend", turn=defenders[0], asked=defenders)
     return first_trick(s)
 
@@ -37,9 +38,10 @@ def _fallback(s: State, seat: int) -> cmd.Command:
 
 def _chosen(s: State, e: ev.DefenceChosen) -> State:
     """The first to say yes defends alone, their partner sits out and the other isn't asked."""
-    s = replace(s, seq=s.seq + 1, moves=s.moves + 1)
+    s = replace(s, seq=s.seq + 1, deal=replace(s.deal, moves=s.deal.moves + 1))
     if e.alone:
-        return first_trick(replace(s, defender=e.seat, sitting=(*s.sitting, partner(e.seat))))
+        sitting = (*s.deal.sitting, partner(e.seat))
+        return first_trick(replace(s, deal=replace(s.deal, defender=e.seat, sitting=sitting)))
     rest = s.asked[1:]
     if rest:
         return replace(s, asked=rest, turn=rest[0])

@@ -21,16 +21,17 @@ def bury(s: State, c: cmd.Discard) -> ev.Event:
 
 
 def _legal(s: State, seat: int) -> list[cmd.Command]:
-    return [cmd.Discard(seat=seat, card=CODES[c]) for c in cards_of(s.hands[seat])]
+    return [cmd.Discard(seat=seat, card=CODES[c]) for c in cards_of(s.deal.hands[seat])]
 
 
 def _fallback(s: State, seat: int) -> cmd.Command:
-    return cmd.Discard(seat=seat, card=CODES[cards_of(s.hands[seat])[0]])
+    return cmd.Discard(seat=seat, card=CODES[cards_of(s.deal.hands[seat])[0]])
 
 
 def _buried(s: State, e: ev.CardBuried) -> State:
     card = INDEX[e.card]
-    s = replace(s, seq=s.seq + 1, hands=without(s, e.seat, card), buried=card, moves=s.moves + 1)
+    d = replace(s.deal, hands=without(s, e.seat, card), buried=card, moves=s.deal.moves + 1)
+    s = replace(s, seq=s.seq + 1, deal=d)
     return after_making(s)
 
 

@@ -35,16 +35,16 @@ def answer(s: State, c: cmd.Farmer) -> ev.Event:
         raise IllegalMove(
             "swap exactly three different cards, or none to keep your hand", field="cards"
         )
-    if not is_farmers_hand(s.hands[c.seat]):
+    if not is_farmers_hand(s.deal.hands[c.seat]):
         raise IllegalMove("only a hand of five 9s and 10s may swap", field="cards")
     gave = [CODES[x] for x in sorted(cards)]
-    got = [CODES[x] for x in s.kitty[:3]]
+    got = [CODES[x] for x in s.deal.kitty[:3]]
     seal = next_seal(s, {"gave": gave, "got": got})
     return ev.FarmerSwapped(seat=c.seat, gave=gave, got=got, seal=seal)
 
 
 def _legal(s: State, seat: int) -> list[cmd.Command]:
-    hand = s.hands[seat]
+    hand = s.deal.hands[seat]
     out: list[cmd.Command] = [cmd.Farmer(seat=seat, cards=[])]
     if is_farmers_hand(hand):
         for three in combinations(cards_of(hand), 3):
@@ -53,7 +53,7 @@ def _legal(s: State, seat: int) -> list[cmd.Command]:
 
 
 def _options(s: State, moves: list[cmd.Farmer]) -> dict[str, Any]:
-    return {"cards": sorted_codes(mask_of(INDEX[c] for m in moves for c in m.cards), s.trump)}
+    return {"cards": sorted_codes(mask_of(INDEX[c] for m in moves for c in m.cards), s.deal.trump)}
 
 
 def _fallback(s: State, seat: int) -> cmd.Command:
@@ -63,27 +63,21 @@ def _fallback(s: State, seat: int) -> cmd.Command:
 def _answered(s: State, **changes: Any) -> State:
     """The next farmer is asked, or bidding begins left of the dealer."""
     rest = s.asked[1:]
+    d = replace(s.deal, moves=s.deal.moves + 1, **changes)
     if rest:
-        return replace(s, seq=s.seq + 1, asked=rest, turn=rest[0], moves=s.moves + 1, **changes)
-    assert s.dealer is not None
-    return replace(
-        s,
-        seq=s.seq + 1,
-        asked=(),
-        phase="bid1",
-        turn=(s.dealer + 1) % 4,
-        moves=s.moves + 1,
-        **changes,
-    )
+        return replace(s, seq=s.seq + 1, asked=rest, turn=rest[0], deal=d)
+    assert d.dealer is not None
+    return replace(s, seq=s.seq + 1, asked=(), phase="bid1", turn=(d.dealer + 1) % 4, deal=d)
 
 
 def _swapped(s: State, e: ev.FarmerSwapped) -> State:
+    d = s.deal
     gave = [INDEX[c] for c in e.gave]
     got = [INDEX[c] for c in e.got]
-    hand = s.hands[e.seat] & ~mask_of(gave) | mask_of(got)
-    hands = list(s.hands)
+    hand = d.hands[e.seat] & ~mask_of(gave) | mask_of(got)
+    hands = list(d.hands)
     hands[e.seat] = hand
-    kitty = tuple(c for c in s.kitty if c not in got) + tuple(gave)
+    kitty = tuple(c for c in d.kitty if c not in got) + tuple(gave)
     return _answered(s, hands=tuple(hands), kitty=kitty)
 
 

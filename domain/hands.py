@@ -14,19 +14,19 @@ def held(s: State, seat: int, code: str) -> int:
     card = INDEX.get(code)
     if card is None:
         raise IllegalMove(f"{code!r} is not a card", field="card", allowed=list(CODES))
-    if not s.hands[seat] >> card & 1:
+    if not s.deal.hands[seat] >> card & 1:
         raise IllegalMove(f"you don't hold {code}", field="card")
     return card
 
 
 def without(s: State, seat: int, card: int) -> tuple[int, int, int, int]:
-    hands = list(s.hands)
+    hands = list(s.deal.hands)
     hands[seat] &= ~(1 << card)
     return hands[0], hands[1], hands[2], hands[3]
 
 
 def with_card(s: State, seat: int, card: int) -> tuple[int, int, int, int]:
-    hands = list(s.hands)
+    hands = list(s.deal.hands)
     hands[seat] |= 1 << card
     return hands[0], hands[1], hands[2], hands[3]
 
@@ -38,5 +38,5 @@ def sorted_codes(mask: int, trump: int | None) -> list[Code]:
 
 def cards_options(s: State, moves: list[Any]) -> dict[str, Any]:
     """`can` for a move that names one card (discard, play): the cards offered, in hand order."""
-    trump = s.trump
+    trump = s.deal.trump
     return {"cards": sorted((m.card for m in moves), key=lambda c: sort_key(INDEX[c], trump))}

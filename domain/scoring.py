@@ -33,20 +33,20 @@ def game_over(score: tuple[int, ...], target: int) -> bool:
 
 def hand_scored(s: State) -> ev.Event | None:
     """Due once the fifth trick is taken, played or claimed (domain/claim.py)."""
-    if sum(s.taken) != TRICKS:
+    if sum(s.deal.taken) != TRICKS:
         return None
-    assert s.maker is not None and s.trump is not None
-    makers = team(s.maker)
-    got = s.taken[makers]
-    makers_score, points, how = worth(got, s.alone is not None, s.defender is not None)
+    assert s.deal.maker is not None and s.deal.trump is not None
+    makers = team(s.deal.maker)
+    got = s.deal.taken[makers]
+    makers_score, points, how = worth(got, s.deal.alone is not None, s.deal.defender is not None)
     scorer = makers if makers_score else 1 - makers
     score = list(s.score)
     score[scorer] += points
     return ev.HandScored(
-        maker=s.maker,
-        trump=TRUMPS[s.trump],
-        alone=s.alone,
-        defender=s.defender,
+        maker=s.deal.maker,
+        trump=TRUMPS[s.deal.trump],
+        alone=s.deal.alone,
+        defender=s.deal.defender,
         tricks=got,
         how=how,
         team=scorer,
@@ -87,8 +87,11 @@ def _scored(s: State, e: ev.HandScored) -> State:
         phase="scored",
         asked_at=s.seq + 1,
         turn=None,
-        leader=None,
-        ready=(seats[0].is_bot, seats[1].is_bot, seats[2].is_bot, seats[3].is_bot),
+        deal=replace(
+            s.deal,
+            leader=None,
+            ready=(seats[0].is_bot, seats[1].is_bot, seats[2].is_bot, seats[3].is_bot),
+        ),
     )
 
 

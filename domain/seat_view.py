@@ -175,16 +175,18 @@ def view_json(s: State, seat: int | None, table: bytes) -> bytes:
 
 def _own(s: State, seat: int | None) -> dict[str, Any]:
     """View's own fields, in its order: `view_json` writes them after the table's."""
-    hand = s.hands[seat] if seat is not None else 0
+    d = s.deal
+    hand = d.hands[seat] if seat is not None else 0
     return {
         "you": seat,
-        "hand": sorted_codes(hand, s.trump),
-        "buried": _card(s.buried) if seat is not None and seat == s.dealer else None,
+        "hand": sorted_codes(hand, d.trump),
+        "buried": _card(d.buried) if seat is not None and seat == d.dealer else None,
         "can": can(s, seat),
     }
 
 
 def table_view(s: State) -> TableView:
+    d = s.deal
     return TableView(
         code=s.code,
         seq=s.seq,
@@ -214,33 +216,37 @@ def table_view(s: State) -> TableView:
         hand_no=s.hand_no,
         deal_no=s.deal_no,
         phase=s.phase,
-        dealer=s.dealer,
+        dealer=d.dealer,
         turn=s.turn,
-        up=_card(s.up),
-        kitty_state=s.kitty_state,
-        trump=_suit(s.trump),
-        maker=s.maker,
-        alone=s.alone,
-        defender=s.defender,
-        sitting=list(s.sitting),
+        up=_card(d.up),
+        kitty_state=d.kitty_state,
+        trump=_suit(d.trump),
+        maker=d.maker,
+        alone=d.alone,
+        defender=d.defender,
+        sitting=list(d.sitting),
         bids=[
             BidView(b.seat, b.bid, b.round, _suit(b.suit), b.alone if b.bid != "pass" else None)
-            for b in s.bids
+            for b in d.bids
         ],
-        counts=[count(h) for h in s.hands],
-        trick=[CardAt(n, CODES[c]) for n, c in s.trick],
-        leader=s.leader,
+        counts=[count(h) for h in d.hands],
+        trick=[CardAt(n, CODES[c]) for n, c in d.trick],
+        leader=d.leader,
         tricks=[
             TrickView(t.leader, [CardAt(n, CODES[c]) for n, c in t.cards], t.winner)
-            for t in s.tricks
+            for t in d.tricks
         ],
-        taken=list(s.taken),
+        taken=list(d.taken),
         claimed=None
-        if s.claimed is None
-        else ClaimedView(s.claimed.seat, sorted_codes(s.claimed.cards, s.trump), s.claimed.tricks),
+        if d.claimed is None
+        else ClaimedView(
+            d.claimed.seat,
+            sorted_codes(d.claimed.cards, d.trump),
+            d.claimed.tricks,
+        ),
         outcome=None if s.outcome is None else _outcome(s.outcome),
         hands=[_outcome(o) for o in s.history],
-        ready=list(s.ready),
+        ready=list(d.ready),
         winner=s.winner,
         seed_hash=s.seed_hash,
         seed=s.seed if s.status == "over" and s.closed is None else None,

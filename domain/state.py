@@ -107,6 +107,33 @@ class Talk(msgspec.Struct, frozen=True, gc=False):
     game_seq: int = 0  # the seq of the last event before that run of talk
 
 
+class DealState(msgspec.Struct, frozen=True, gc=False):
+    """One deal's part of the state, from the cards dealt to who is ready for the next: each
+    deal starts from a new value (domain/dealing.py), so nothing of the last one carries over
+    by a field forgotten, and a throw-in is a deal like any other. `dealer` is None only
+    before the first."""
+
+    dealer: int | None = None
+    up: int | None = None
+    kitty_state: KittyState | None = None
+    kitty: tuple[int, ...] = ()
+    hands: tuple[int, int, int, int] = (0, 0, 0, 0)
+    trump: int | None = None
+    maker: int | None = None
+    alone: int | None = None
+    defender: int | None = None
+    sitting: tuple[int, ...] = ()
+    bids: tuple[Bid, ...] = ()
+    buried: int | None = None
+    trick: tuple[tuple[int, int], ...] = ()
+    leader: int | None = None
+    tricks: tuple[Trick, ...] = ()
+    taken: tuple[int, int] = (0, 0)
+    claimed: Claimed | None = None  # the rest, claimed (domain/claim.py)
+    moves: int = 0  # decisions made this deal: part of each decision's key
+    ready: tuple[bool, bool, bool, bool] = (False, False, False, False)  # for the next deal
+
+
 class State(msgspec.Struct, frozen=True, gc=False):
     seq: int = 0
     # The seq and hash (hex) of the logged event a state was last known to follow, as the log
@@ -131,28 +158,10 @@ class State(msgspec.Struct, frozen=True, gc=False):
     score: tuple[int, int] = (0, 0)
     deal_no: int = 0
     phase: Phase = "waiting"
-    dealer: int | None = None
     turn: int | None = None
-    up: int | None = None
-    kitty_state: KittyState | None = None
-    kitty: tuple[int, ...] = ()
-    hands: tuple[int, int, int, int] = (0, 0, 0, 0)
-    trump: int | None = None
-    maker: int | None = None
-    alone: int | None = None
-    defender: int | None = None
-    sitting: tuple[int, ...] = ()
     # Seats still to be asked: for their seeds at the start, farmers, or defenders of a loner.
     asked: tuple[int, ...] = ()
-    bids: tuple[Bid, ...] = ()
-    buried: int | None = None
-    trick: tuple[tuple[int, int], ...] = ()
-    leader: int | None = None
-    tricks: tuple[Trick, ...] = ()
-    taken: tuple[int, int] = (0, 0)
-    claimed: Claimed | None = None  # this hand's rest, claimed (domain/claim.py)
-    moves: int = 0  # decisions made this deal: part of each decision's key
-    ready: tuple[bool, bool, bool, bool] = (False, False, False, False)
+    deal: DealState = DealState()
     outcome: Outcome | None = None
     history: tuple[Outcome, ...] = ()
     # The seq at which everyone was asked to decide at once (the hand scored, or the start
@@ -188,7 +197,7 @@ def seats_with(s: State, n: int, seat: Seat) -> tuple[Seat, ...]:
 
 
 def ready_with(s: State, n: int, value: bool) -> tuple[bool, bool, bool, bool]:
-    r = list(s.ready)
+    r = list(s.deal.ready)
     r[n] = value
     return r[0], r[1], r[2], r[3]
 

@@ -9,7 +9,7 @@ from domain import commands as cmd
 from domain import events as ev
 from domain.cards import CODES, FOLLOWS, INDEX, NO_TRUMP, POWER, SUIT_MASK, SUIT_NAMES, cards_of
 from domain.errors import IllegalMove
-from domain.hands import cards_options, held
+from domain.hands import cards_options, held, without
 from domain.phases import Evolve, PhaseRules
 from domain.scoring import hand_scored
 from domain.state import State, Trick, team
@@ -38,72 +38,71 @@ def winner(trick: tuple[tuple[int, int], ...], trump: int) -> int:
 
 def first_trick(s: State) -> State:
     """Play begins: the seat left of the dealer leads, or the next one playing if it sits out."""
-    assert s.dealer is not None
-    leader = (s.dealer + 1) % 4
-    while leader in s.sitting:
+    d = s.deal
+    assert d.dealer is not None
+    leader = (d.dealer + 1) % 4
+    while leader in d.sitting:
         leader = (leader + 1) % 4
-    return replace(s, phase="play", turn=leader, leader=leader, asked=())
+    return replace(s, phase="play", turn=leader, asked=(), deal=replace(d, leader=leader))
 
 
 def play(s: State, c: cmd.Play) -> ev.Event:
+    d = s.deal
     card = held(s, c.seat, c.card)
-    if not playable(s.hands[c.seat], s.trick, s.trump) >> card & 1:
-        t = NO_TRUMP if s.trump is None else s.trump
-        led = FOLLOWS[t][s.trick[0][1]]
+    if not playable(d.hands[c.seat], d.trick, d.trump) >> card & 1:
+        t = NO_TRUMP if d.trump is None else d.trump
+        led = FOLLOWS[t][d.trick[0][1]]
         name = "trump" if led == t else SUIT_NAMES[led]
         raise IllegalMove(f"you must follow {name}", field="card")
     return ev.CardPlayed(seat=c.seat, card=CODES[card])
 
 
 def _legal(s: State, seat: int) -> list[cmd.Command]:
-    cards = cards_of(playable(s.hands[seat], s.trick, s.trump))
+    d = s.deal
+    cards = cards_of(playable(d.hands[seat], d.trick, d.trump))
     return [cmd.Play(seat=seat, card=CODES[c]) for c in cards]
 
 
 def _fallback(s: State, seat: int) -> cmd.Command:
-    return cmd.Play(seat=seat, card=CODES[cards_of(playable(s.hands[seat], s.trick, s.trump))[0]])
+    d = s.deal
+    return cmd.Play(seat=seat, card=CODES[cards_of(playable(d.hands[seat], d.trick, d.trump))[0]])
 
 
 def trick_taken(s: State) -> ev.Event | None:
     """A trick is full once every seat playing has played to it."""
-    if len(s.trick) != 4 - len(s.sitting):
+    d = s.deal
+    if len(d.trick) != 4 - len(d.sitting):
         return None
-    assert s.trump is not None
-    return ev.TrickTaken(winner=winner(s.trick, s.trump), cards=[CODES[c] for _, c in s.trick])
+    assert d.trump is not None
+    return ev.TrickTaken(winner=winner(d.trick, d.trump), cards=[CODES[c] for _, c in d.trick])
 
 
 def _played(s: State, e: ev.CardPlayed) -> State:
     card = INDEX[e.card]
     nxt = (e.seat + 1) % 4
-    while nxt in s.sitting:
+    while nxt in s.deal.sitting:
         nxt = (nxt + 1) % 4
-    hands = list(s.hands)
-    hands[e.seat] &= ~(1 << card)
-    return replace(
-        s,
-        seq=s.seq + 1,
-        hands=tuple(hands),
-        trick=(*s.trick, (e.seat, card)),
-        turn=nxt,
-        moves=s.moves + 1,
+    d = s.deal
+    played = replace(
+        d, hands=without(s, e.seat, card), trick=(*d.trick, (e.seat, card)), moves=d.moves + 1
     )
+    return replace(s, seq=s.seq + 1, turn=nxt, deal=played)
 
 
 def _taken(s: State, e: ev.TrickTaken) -> State:
     """The winner leads the next trick."""
-    assert s.leader is not None
-    taken = list(s.taken)
+    assert s.deal.leader is not None
+    taken = list(s.deal.taken)
     taken[team(e.winner)] += 1
-    trick = Trick(leader=s.leader, cards=s.trick, winner=e.winner)
-    return replace(
-        s,
-        seq=s.seq + 1,
-        tricks=(*s.tricks, trick),
+    trick = Trick(leader=s.deal.leader, cards=s.deal.trick, winner=e.winner)
+    d = replace(
+        s.deal,
+        tricks=(*s.deal.tricks, trick),
         taken=(taken[0], taken[1]),
         trick=(),
         leader=e.winner,
-        turn=e.winner,
     )
+    return replace(s, seq=s.seq + 1, turn=e.winner, deal=d)
 
 
 RULES = PhaseRules(

@@ -100,13 +100,13 @@ def _line(s: State, e: ev.Event, trick: list[str]) -> str | None:
         case ev.TrickTaken(winner=winner):
             cards = ", ".join(trick)
             trick.clear()
-            return f"  Trick {len(s.tricks) + 1}: {cards}. {who(s, winner)} takes it."
+            return f"  Trick {len(s.deal.tricks) + 1}: {cards}. {who(s, winner)} takes it."
         case ev.TricksClaimed(seat=seat, cards=cards, tricks=tricks):
             shown = " ".join(card(c) for c in cards)
             rest = "the last trick" if tricks == 1 else f"the last {tricks} tricks"
             return f"  {who(s, seat)} shows {shown} and claims {rest}."
         case ev.HandScored(team=team, how=how, tricks=tricks, points=points, score=[a, b]):
-            makers = side(s, (s.maker or 0) % 2)
+            makers = side(s, (s.deal.maker or 0) % 2)
             said = {
                 "made": f"{makers} made it with {tricks} tricks",
                 "march": f"{makers} took all five tricks",
@@ -152,4 +152,4 @@ def _line(s: State, e: ev.Event, trick: list[str]) -> str | None:
 
 
 def _up(s: State) -> str:
-    return CODES[s.up] if s.up is not None else "?"
+    return CODES[s.deal.up] if s.deal.up is not None else "?"

@@ -42,6 +42,6 @@ def search_seconds(state: State, decision: Decision, scale: float) -> float:
 
 def think_seconds(state: State, decision: Decision, scale: float) -> float:
     seconds = THINK_SECONDS[decision.kind]
-    if decision.kind == "play" and not state.trick and state.tricks:
+    if decision.kind == "play" and not state.deal.trick and state.deal.tricks:
         seconds += AFTER_TRICK_SECONDS
     return seconds * PACES[state.settings.bot_pace] * scale

@@ -190,9 +190,8 @@ def last_trick(
         won_by = maker if side == makers else (defender if defender is not None else 1 - makers)
         stubs.append(Trick(leader=won_by, cards=(), winner=won_by))
     base = plain(settings=ALL_ON, humans=humans)
-    return replace(
-        base,
-        phase="play",
+    dealt = replace(
+        base.deal,
         kitty_state="down",
         trump=SUITS.index("H"),
         maker=maker,
@@ -202,11 +201,10 @@ def last_trick(
         hands=tuple(hands),
         trick=(),
         leader=lead,
-        turn=lead,
         tricks=tuple(stubs),
         taken=tuple(taken),
-        score=score,
     )
+    return replace(base, phase="play", turn=lead, score=score, deal=dealt)
 
 
 def finish(state: State) -> tuple[State, list[ev.Event]]:

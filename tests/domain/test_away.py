@@ -118,9 +118,9 @@ def test_away_between_hands_is_ready_at_once_and_back_is_not_yet():
     state, _ = finish(state)
     assert state.phase == "scored"
     state, _ = run(state, cmd.MarkAway(seat=3, reason="gone"))
-    assert state.ready[3]
+    assert state.deal.ready[3]
     state, _ = run(state, cmd.ComeBack(player="p3"))
-    assert not state.ready[3]
+    assert not state.deal.ready[3]
 
 
 @pytest.mark.parametrize("reason", ["gone", "timeout"])

@@ -24,7 +24,7 @@ def test_bidding_starts_left_of_the_dealer():
         state = plain(dealer=dealer)
         assert state.phase == "bid1"
         assert state.turn == (dealer + 1) % 4
-        assert state.kitty_state == "up"
+        assert state.deal.kitty_state == "up"
         assert [(d.seat, d.kind) for d in deciding(state)] == [((dealer + 1) % 4, "bid")]
 
 
@@ -32,10 +32,10 @@ def test_ordering_up_makes_the_up_cards_suit_trump_and_the_dealer_picks_it_up():
     """§ Bidding: round one: an order makes spades trump and the dealer takes JS."""
     state, events = run(plain(), cmd.Order(seat=1))
     assert events == [ev.TrumpOrdered(seat=1, suit="S", alone=False)]
-    assert state.trump == 0 and state.maker == 1 and state.alone is None
-    assert state.kitty_state == "picked"
+    assert state.deal.trump == 0 and state.deal.maker == 1 and state.deal.alone is None
+    assert state.deal.kitty_state == "picked"
     assert state.phase == "discard" and state.turn == 0
-    assert held(state.hands[0]) == {"9S", "TS", "QS", "KS", "AS", "JS"}
+    assert held(state.deal.hands[0]) == {"9S", "TS", "QS", "KS", "AS", "JS"}
     assert view(state, None).counts == [6, 5, 5, 5]
 
 
@@ -45,9 +45,9 @@ def test_the_dealer_buries_any_of_six_cards_the_up_card_included(card):
     state, _ = run(plain(), cmd.Order(seat=1))
     state, events = run(state, cmd.Discard(seat=0, card=card))
     assert events == [ev.CardBuried(seat=0, card=card)]
-    assert state.buried == INDEX[card]
-    assert card not in held(state.hands[0]) and len(held(state.hands[0])) == 5
-    assert state.phase == "play" and state.turn == 1 and state.leader == 1
+    assert state.deal.buried == INDEX[card]
+    assert card not in held(state.deal.hands[0]) and len(held(state.deal.hands[0])) == 5
+    assert state.phase == "play" and state.turn == 1 and state.deal.leader == 1
     assert view(state, 0).buried == card
 
 
@@ -57,7 +57,7 @@ def test_the_dealer_may_order_the_up_card_to_themselves():
     assert state.turn == 0
     state, events = run(state, cmd.Order(seat=0))
     assert events == [ev.TrumpOrdered(seat=0, suit="S", alone=False)]
-    assert state.phase == "discard" and state.maker == 0
+    assert state.phase == "discard" and state.deal.maker == 0
 
 
 def test_the_dealer_cannot_bury_a_card_they_dont_hold():
@@ -75,8 +75,8 @@ def test_four_passes_turn_the_up_card_down():
     state = passes(plain(), 3)
     state, events = run(state, cmd.Pass(seat=0))
     assert events == [ev.BidPassed(seat=0, round=1), ev.UpCardTurnedDown(suit="S")]
-    assert state.phase == "bid2" and state.kitty_state == "down" and state.turn == 1
-    assert held(state.hands[0]) == {"9S", "TS", "QS", "KS", "AS"}
+    assert state.phase == "bid2" and state.deal.kitty_state == "down" and state.turn == 1
+    assert held(state.deal.hands[0]) == {"9S", "TS", "QS", "KS", "AS"}
 
 
 def test_a_call_in_round_two_names_trump_with_no_pick_up():
@@ -85,8 +85,8 @@ def test_a_call_in_round_two_names_trump_with_no_pick_up():
     assert state.turn == 2
     state, events = run(state, cmd.Call(seat=2, suit="H"))
     assert events == [ev.TrumpCalled(seat=2, suit="H", alone=False)]
-    assert state.trump == 1 and state.maker == 2
-    assert state.phase == "play" and state.turn == 1 and state.buried is None
+    assert state.deal.trump == 1 and state.deal.maker == 2
+    assert state.phase == "play" and state.turn == 1 and state.deal.buried is None
     assert view(state, None).counts == [5, 5, 5, 5]
     assert [msgspec.to_builtins(b) for b in view(state, None).bids] == [
         {"seat": 1, "bid": "pass", "round": 1},
@@ -179,7 +179,7 @@ def test_stick_the_dealer_off_eight_passes_throw_the_hand_in():
     assert events[2].deal_no == 2 and events[2].dealer == 1
     assert not any(isinstance(e, ev.HandScored) for e in events)
     assert state.score == (0, 0) and state.history == ()
-    assert state.phase == "bid1" and state.dealer == 1 and state.turn == 2
+    assert state.phase == "bid1" and state.deal.dealer == 1 and state.turn == 2
     seen = view(state, None)
     assert (seen.hand_no, seen.deal_no) == (1, 2)
     assert seen.bids == [] and seen.kitty_state == "up" and seen.hands == []
@@ -212,7 +212,7 @@ def test_going_alone_sits_the_makers_partner_out():
     """§ Going alone: a lone caller's partner sits out; tricks have three cards."""
     state, events = run(passes(plain(), 4), cmd.Call(seat=1, suit="H", alone=True))
     assert events == [ev.TrumpCalled(seat=1, suit="H", alone=True)]
-    assert state.alone == 1 and state.sitting == (3,)
+    assert state.deal.alone == 1 and state.deal.sitting == (3,)
     assert state.phase == "play" and state.turn == 1
     seats_to_play = []
     for _ in range(3):
@@ -227,8 +227,8 @@ def test_going_alone_sits_the_makers_partner_out():
 def test_the_dealer_still_picks_up_when_an_opponent_orders_alone():
     """§ Going alone: otherwise the dealer picks up and discards even if someone else goes alone."""
     state, _ = run(plain(), cmd.Order(seat=1, alone=True))
-    assert state.kitty_state == "picked" and state.phase == "discard" and state.turn == 0
-    assert state.sitting == (3,)
+    assert state.deal.kitty_state == "picked" and state.phase == "discard" and state.turn == 0
+    assert state.deal.sitting == (3,)
     state, _ = run(state, cmd.Discard(seat=0, card="9S"))
     assert state.phase == "play" and state.turn == 1
 
@@ -238,18 +238,18 @@ def test_the_dealers_partner_ordering_alone_sits_the_dealer_out_and_nothing_is_p
     state = passes(plain(), 1)
     state, events = run(state, cmd.Order(seat=2, alone=True))
     assert events == [ev.TrumpOrdered(seat=2, suit="S", alone=True)]
-    assert state.kitty_state == "out"
-    assert state.sitting == (0,) and state.alone == 2
-    assert held(state.hands[0]) == {"9S", "TS", "QS", "KS", "AS"}
-    assert not any(state.hands[n] >> INDEX["JS"] & 1 for n in range(4))
-    assert state.phase == "play" and state.turn == 1 and state.buried is None
+    assert state.deal.kitty_state == "out"
+    assert state.deal.sitting == (0,) and state.deal.alone == 2
+    assert held(state.deal.hands[0]) == {"9S", "TS", "QS", "KS", "AS"}
+    assert not any(state.deal.hands[n] >> INDEX["JS"] & 1 for n in range(4))
+    assert state.phase == "play" and state.turn == 1 and state.deal.buried is None
     assert view(state, None).up == "JS"
 
 
 def test_the_dealers_partner_ordering_with_the_dealer_has_the_dealer_pick_up():
     """§ Bidding: round one: a partner's ordinary order still gives the dealer the card."""
     state, _ = run(passes(plain(settings={"canadian": "off"}), 1), cmd.Order(seat=2))
-    assert state.kitty_state == "picked" and state.phase == "discard" and state.turn == 0
+    assert state.deal.kitty_state == "picked" and state.phase == "discard" and state.turn == 0
 
 
 def test_canadian_loner_the_dealers_partner_may_order_only_alone():
@@ -262,7 +262,7 @@ def test_canadian_loner_the_dealers_partner_may_order_only_alone():
     assert view(state, 2).can["order"] == {"alone": True, "must_alone": True}
     assert legal(state, 2) == [cmd.Pass(seat=2), cmd.Order(seat=2, alone=True)]
     after, _ = run(state, cmd.Order(seat=2, alone=True))
-    assert after.kitty_state == "out" and after.sitting == (0,)
+    assert after.deal.kitty_state == "out" and after.deal.sitting == (0,)
 
 
 def test_canadian_loner_binds_only_the_dealers_partner_in_round_one():
@@ -285,7 +285,7 @@ def test_canadian_loner_with_going_alone_off_has_no_effect():
     assert view(state, 2).can["order"] == {"alone": False, "must_alone": False}
     assert legal(state, 2) == [cmd.Pass(seat=2), cmd.Order(seat=2, alone=False)]
     after, _ = run(state, cmd.Order(seat=2, alone=False))
-    assert after.kitty_state == "picked" and after.phase == "discard"
+    assert after.deal.kitty_state == "picked" and after.phase == "discard"
     refused(state, cmd.Order(seat=2, alone=True), IllegalMove)
 
 
@@ -332,7 +332,7 @@ def test_a_no_trump_call_makes_the_maker_and_nobody_picks_up():
     state = passes(plain(settings={"no_trump": "on"}), 4)
     state, events = run(state, cmd.Call(seat=1, suit="N"))
     assert events == [ev.TrumpCalled(seat=1, suit="N", alone=False)]
-    assert state.phase == "play" and state.maker == 1 and state.turn == 1
+    assert state.phase == "play" and state.deal.maker == 1 and state.turn == 1
     assert view(state, 2).trump == "N" and view(state, 2).bids[-1].suit == "N"
 
 
@@ -341,4 +341,4 @@ def test_the_stuck_dealer_may_call_no_trump_alone():
     state = passes(plain(settings={"no_trump": "on"}), 7)
     assert msgspec.structs.replace(cmd.Call(seat=0, suit="N"), alone=True) in legal(state, 0)
     state, _ = run(state, cmd.Call(seat=0, suit="N", alone=True))
-    assert state.alone == 0 and state.sitting == (2,) and state.phase == "play"
+    assert state.deal.alone == 0 and state.deal.sitting == (2,) and state.phase == "play"

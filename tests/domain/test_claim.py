@@ -85,7 +85,7 @@ def test_a_claim_is_certain_once_the_trumps_are_drawn_and_scores_what_was_taken(
     )
     after, events = apply(state, cmd.Claim(seat=0))
     assert events[0] == ev.TricksClaimed(seat=0, cards=["AH", "AD"], tricks=2)
-    assert (after.taken, after.score, after.phase) == ((5, 0), (2, 0), "scored")
+    assert (after.deal.taken, after.score, after.phase) == ((5, 0), (2, 0), "scored")
 
 
 def test_a_claim_is_made_on_your_own_lead_only():
@@ -133,24 +133,24 @@ def never_beaten(hands: tuple[int, ...], trump: int, seat: int, sitting: tuple[i
 def played_out(state: State, seat: int, rng: random.Random) -> ev.HandScored:
     """The hand played to its end: `seat` leads a card that can't be beaten each trick, the
     others play anything legal."""
-    assert state.trump is not None
+    assert state.deal.trump is not None
     while state.phase == "play":
         turn = state.turn
         assert turn is not None
         if turn == seat:
-            hands = state.hands
+            hands = state.deal.hands
             lead = next(
                 c
                 for c in cards_of(hands[seat])
                 if all(
-                    winner(t, state.trump) == seat
+                    winner(t, state.deal.trump) == seat
                     and never_beaten(
                         tuple(h & ~sum(1 << x for _, x in t) for h in hands),
-                        state.trump,
+                        state.deal.trump,
                         seat,
-                        state.sitting,
+                        state.deal.sitting,
                     )
-                    for t in _answers(hands, state.trump, seat, state.sitting, c)
+                    for t in _answers(hands, state.deal.trump, seat, state.deal.sitting, c)
                 )
             )
             move: cmd.Command = cmd.Play(seat=seat, card=CODES[lead])
@@ -164,18 +164,19 @@ def played_out(state: State, seat: int, rng: random.Random) -> ev.HandScored:
 def scrambled(state: State, seat: int, rng: random.Random) -> State:
     """The cards `seat` can't see dealt out again among the other hands and the kitty."""
     others = [n for n in range(4) if n != seat]
-    hidden = [c for n in others for c in cards_of(state.hands[n])] + list(state.kitty)
+    hidden = [c for n in others for c in cards_of(state.deal.hands[n])] + list(state.deal.kitty)
     rng.shuffle(hidden)
-    hands = list(state.hands)
+    hands = list(state.deal.hands)
     for n in others:
-        k = state.hands[n].bit_count()
+        k = state.deal.hands[n].bit_count()
         hands[n], hidden = sum(1 << c for c in hidden[:k]), hidden[k:]
-    return replace(state, hands=(hands[0], hands[1], hands[2], hands[3]), kitty=tuple(hidden))
+    dealt = replace(state.deal, hands=(hands[0], hands[1], hands[2], hands[3]), kitty=tuple(hidden))
+    return replace(state, deal=dealt)
 
 
 def seen_by(state: State, seat: int) -> set[str]:
-    seen = {CODES[c] for c in cards_of(state.hands[seat])}
-    seen |= {CODES[c] for t in state.tricks for _, c in t.cards}
+    seen = {CODES[c] for c in cards_of(state.deal.hands[seat])}
+    seen |= {CODES[c] for t in state.deal.tricks for _, c in t.cards}
     return seen
 
 
@@ -187,8 +188,8 @@ def claims_in_a_game(seed: str, rules: dict, moves: int) -> dict[str, int]:
     state, _ = bot_table(seed, rules)
     while state.status == "playing":
         turn = deciding(state)[0].seat
-        if state.phase == "play" and not state.trick:
-            assert state.trump is not None
+        if state.phase == "play" and not state.deal.trick:
+            assert state.deal.trump is not None
             try:
                 after, events = apply(state, cmd.Claim(seat=turn))
             except IllegalMove as error:
@@ -199,12 +200,12 @@ def claims_in_a_game(seed: str, rules: dict, moves: int) -> dict[str, int]:
                 assert str(again) == str(error)
             else:
                 seen["taken"] += 1
-                assert never_beaten(state.hands, state.trump, turn, state.sitting)
+                assert never_beaten(state.deal.hands, state.deal.trump, turn, state.deal.sitting)
                 (scored,) = events_of(ev.HandScored, events)
                 assert played_out(state, turn, rng) == scored
                 claimed = events[0]
                 assert isinstance(claimed, ev.TricksClaimed)
-                assert {INDEX[c] for c in claimed.cards} == set(cards_of(state.hands[turn]))
+                assert {INDEX[c] for c in claimed.cards} == set(cards_of(state.deal.hands[turn]))
                 state = after
                 continue
         state, _ = apply(state, rng.choice(legal(state, turn)))

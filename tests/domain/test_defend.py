@@ -30,7 +30,7 @@ def test_a_lone_call_asks_the_defenders_from_the_dealers_left():
     assert events == [ev.DefenceChosen(seat=2, alone=False)]
     assert state.phase == "defend" and state.turn == 0
     state, events = run(state, cmd.Defend(seat=0, alone=False))
-    assert state.phase == "play" and state.defender is None and state.sitting == (3,)
+    assert state.phase == "play" and state.deal.defender is None and state.deal.sitting == (3,)
     assert state.turn == 1
 
 
@@ -48,7 +48,7 @@ def test_the_first_defender_to_say_yes_sits_their_partner_out():
     state, _ = run(passes(plain(settings=DEFEND), 4), cmd.Call(seat=1, suit="H", alone=True))
     state, events = run(state, cmd.Defend(seat=2, alone=True))
     assert events == [ev.DefenceChosen(seat=2, alone=True)]
-    assert state.defender == 2 and state.sitting == (3, 0)
+    assert state.deal.defender == 2 and state.deal.sitting == (3, 0)
     assert state.phase == "play" and state.turn == 1
     state, events = finish(state)
     assert [len(t.cards) for t in events_of(ev.TrickTaken, events)] == [2] * 5
@@ -59,7 +59,7 @@ def test_the_second_defender_may_go_alone_after_the_first_declines():
     """§ Defending alone: a no passes the question on."""
     state, _ = run(passes(plain(settings=DEFEND), 4), cmd.Call(seat=1, suit="H", alone=True))
     state, _ = run(state, cmd.Defend(seat=2, alone=False), cmd.Defend(seat=0, alone=True))
-    assert state.defender == 0 and state.sitting == (3, 2)
+    assert state.deal.defender == 0 and state.deal.sitting == (3, 2)
     assert state.phase == "play" and state.turn == 1
 
 
@@ -74,9 +74,9 @@ def test_a_lone_order_asks_the_defenders_after_the_dealer_discards():
 def test_the_dealers_partner_alone_with_the_card_out_asks_both_defenders():
     """§ Defending alone: the dealer sits out, kitty out; seats 1 and 3 are asked."""
     state, _ = run(passes(plain(settings=DEFEND), 1), cmd.Order(seat=2, alone=True))
-    assert state.kitty_state == "out" and state.phase == "defend" and state.asked == (1, 3)
+    assert state.deal.kitty_state == "out" and state.phase == "defend" and state.asked == (1, 3)
     state, _ = run(state, cmd.Defend(seat=1, alone=True))
-    assert state.sitting == (0, 3) and state.turn == 1
+    assert state.deal.sitting == (0, 3) and state.turn == 1
 
 
 def test_a_lone_defenders_euchre_scores_four():
@@ -128,7 +128,7 @@ def test_defending_alone_off_a_lone_call_goes_straight_to_play():
 def test_defending_alone_on_without_a_lone_call_asks_nobody():
     """§ Defending alone: only a lone call is defended alone."""
     state, _ = run(passes(plain(settings=DEFEND), 4), cmd.Call(seat=1, suit="H"))
-    assert state.phase == "play" and state.defender is None
+    assert state.phase == "play" and state.deal.defender is None
 
 
 def test_only_the_defender_asked_may_answer():

@@ -81,7 +81,7 @@ def test_a_game_plays_to_ten_through_the_public_names() -> None:
 
 def test_a_hand_starts_from_the_deal_given() -> None:
     state = new_game(seed=SEED, deal=DEAL)
-    assert state.dealer == 3 and state.deal_no == 1 and state.phase == "bid1"
+    assert state.deal.dealer == 3 and state.deal_no == 1 and state.phase == "bid1"
     assert deciding(state)[0].seat == 0  # left of the dealer bids first
     for seat, hand in enumerate(HANDS):
         assert sorted(view(state, seat).hand) == sorted(hand)
@@ -97,8 +97,8 @@ def test_the_hand_after_a_given_deal_comes_from_the_seed_with_the_deal_passed_le
     while state.deal_no == 1:
         turn = deciding(state)[0]
         state, _ = apply(state, legal(state, turn.seat)[0])
-    assert state.deal_no == 2 and state.dealer == 0
-    assert state.hands != new_game(seed=SEED, deal=DEAL).hands
+    assert state.deal_no == 2 and state.deal.dealer == 0
+    assert state.deal.hands != new_game(seed=SEED, deal=DEAL).deal.hands
 
 
 def test_the_given_deal_plays_like_any_other() -> None:

@@ -50,9 +50,9 @@ def test_swapping_three_puts_them_in_the_kitty_and_gives_the_kittys_three():
     """§ Farmer's hand: the three go into the kitty and the kitty's three come out."""
     state, events = run(farmer_table(), cmd.Farmer(seat=2, cards=["9H", "TS", "9S"]))
     assert events == [ev.FarmerSwapped(seat=2, gave=["9S", "TS", "9H"], got=["QC", "KC", "AC"])]
-    assert held(state.hands[2]) == {"TH", "9D", "QC", "KC", "AC"}
-    assert {CODES[c] for c in state.kitty} == {"9S", "TS", "9H"}
-    assert state.phase == "bid1" and state.turn == 1 and state.up is not None
+    assert held(state.deal.hands[2]) == {"TH", "9D", "QC", "KC", "AC"}
+    assert {CODES[c] for c in state.deal.kitty} == {"9S", "TS", "9H"}
+    assert state.phase == "bid1" and state.turn == 1 and state.deal.up is not None
     assert view(state, 2).hand == ["TH", "9D", "AC", "KC", "QC"]  # no trump yet: S H D C
     assert view(state, None).counts == [5, 5, 5, 5]
 
@@ -62,7 +62,7 @@ def test_keeping_a_farmers_hand_is_swapping_nothing():
     before = farmer_table()
     state, events = run(before, cmd.Farmer(seat=2, cards=[]))
     assert events == [ev.FarmerKept(seat=2)]
-    assert state.hands == before.hands and state.kitty == before.kitty
+    assert state.deal.hands == before.deal.hands and state.deal.kitty == before.deal.kitty
     assert state.phase == "bid1" and state.turn == 1
 
 

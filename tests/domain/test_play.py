@@ -23,7 +23,7 @@ def clubs_trump(settings: dict | None = None, humans: bool = False):
     hands, up, kitty = CLUBS_DEAL
     state = passes(crafted(hands, up, kitty, settings=settings, humans=humans), 6)
     state, _ = run(state, cmd.Call(seat=3, suit="C"))
-    assert state.phase == "play" and state.turn == 1 and state.trump == 3
+    assert state.phase == "play" and state.turn == 1 and state.deal.trump == 3
     return state
 
 
@@ -32,15 +32,15 @@ def test_the_seat_left_of_the_dealer_leads():
     for dealer in range(4):
         state = passes(plain(dealer=dealer), 4)
         state, _ = run(state, cmd.Call(seat=state.turn, suit="H"))
-        assert state.leader == state.turn == (dealer + 1) % 4
+        assert state.deal.leader == state.turn == (dealer + 1) % 4
 
 
 def test_the_next_seat_playing_leads_when_the_dealers_left_sits_out():
     """§ Play: the dealer's left sits out (their partner went alone), so the seat after leads."""
     state = passes(plain(), 6)
     state, _ = run(state, cmd.Call(seat=3, suit="C", alone=True))
-    assert state.sitting == (1,)
-    assert state.leader == state.turn == 2
+    assert state.deal.sitting == (1,)
+    assert state.deal.leader == state.turn == 2
 
 
 def test_the_nine_of_spades_must_follow_the_king_when_clubs_are_trump():
@@ -102,8 +102,8 @@ def test_the_winner_of_a_trick_leads_the_next():
         cmd.Play(seat=3, card="JC"),
         cmd.Play(seat=0, card="QS"),
     )
-    assert state.leader == state.turn == 3
-    assert state.taken == (0, 1)
+    assert state.deal.leader == state.turn == 3
+    assert state.deal.taken == (0, 1)
     seen = view(state, None)
     assert seen.trick == []
     assert msgspec.to_builtins(seen.tricks) == [
@@ -164,7 +164,7 @@ def test_a_hand_is_five_tricks_then_it_scores():
     assert len(events_of(ev.CardPlayed, events)) == 20
     (scored,) = events_of(ev.HandScored, events)
     assert scored.maker == 3 and scored.trump == "C"
-    assert sum(state.taken) == 5
+    assert sum(state.deal.taken) == 5
 
 
 def test_a_seat_sitting_out_never_plays():
@@ -203,7 +203,7 @@ def test_tricks_count_for_the_team_of_the_seat_that_takes_them():
         cmd.Play(seat=3, card="JC"),
         cmd.Play(seat=0, card="QS"),
     )
-    assert state.taken == (0, 1)
+    assert state.deal.taken == (0, 1)
     state, _ = run(
         state,
         cmd.Play(seat=3, card="AC"),
@@ -211,7 +211,7 @@ def test_tricks_count_for_the_team_of_the_seat_that_takes_them():
         cmd.Play(seat=1, card="9D"),
         cmd.Play(seat=2, card="JS"),
     )
-    assert state.taken == (1, 1) and view(state, None).taken == [1, 1]
+    assert state.deal.taken == (1, 1) and view(state, None).taken == [1, 1]
 
 
 # No trump ----------------------------------------------------------------------------------

@@ -67,7 +67,7 @@ def start(g: dict) -> tuple[State, list[ev.Event]]:
 
 def every_move_kind(state: State, seat: int) -> list[cmd.Command]:
     """One of each command a seat might try that isn't on its list: bids, plays, answers."""
-    hand = [CODES[c] for c in range(24) if state.hands[seat] >> c & 1]
+    hand = [CODES[c] for c in range(24) if state.deal.hands[seat] >> c & 1]
     out: list[cmd.Command] = [
         cmd.Pass(seat=seat),
         cmd.Order(seat=seat),
@@ -99,7 +99,7 @@ def check_step(state: State, full: bool) -> None:
             decide(state, c)  # raises if refused
         offered = can(state, d.seat)
         # A claim is offered on every lead and judged only when made (domain/claim.py).
-        claims = {"claim"} if state.phase == "play" and not state.trick else set()
+        claims = {"claim"} if state.phase == "play" and not state.deal.trick else set()
         assert {type(c).__struct_config__.tag for c in options} | claims == set(offered)
         if "play" in offered:
             playable = offered["play"]["cards"]
@@ -134,7 +134,7 @@ def check_step(state: State, full: bool) -> None:
                 except NotYourTurn:
                     continue
                 raise AssertionError(f"{c} out of turn was accepted")
-    if state.moves == 0 or state.phase == "scored":
+    if state.deal.moves == 0 or state.phase == "scored":
         assert view(state, None).seed is None and view(state, 0).seed is None
 
 

@@ -223,7 +223,7 @@ def test_hand_no_counts_scored_hands_and_deal_no_counts_every_deal():
     state = passes(state, 8)  # thrown in
     assert (view(state, 0).hand_no, view(state, 0).deal_no) == (1, 2)
     state, _ = run(state, cmd.Order(seat=state.turn))
-    state, _ = run(state, legal(state, state.dealer)[0])
+    state, _ = run(state, legal(state, state.deal.dealer)[0])
     state, _ = finish(state)
     assert state.phase == "scored"
     seen = view(state, 0)

@@ -40,19 +40,19 @@ ENCODE = msgspec.json.Encoder().encode
 def scramble(state: State, viewer: int | None, rng: random.Random) -> State:
     """Deal the viewer's unknowns out again, each pile keeping its size."""
     others = [n for n in range(4) if n != viewer]
-    secret_buried = state.buried is not None and viewer != state.dealer
-    piles = [cards_of(state.hands[n]) for n in others]
-    pool = [c for pile in piles for c in pile] + list(state.kitty)
+    secret_buried = state.deal.buried is not None and viewer != state.deal.dealer
+    piles = [cards_of(state.deal.hands[n]) for n in others]
+    pool = [c for pile in piles for c in pile] + list(state.deal.kitty)
     if secret_buried:
-        pool.append(state.buried)
+        pool.append(state.deal.buried)
     rng.shuffle(pool)
-    hands = list(state.hands)
+    hands = list(state.deal.hands)
     for n, pile in zip(others, piles, strict=True):
         hands[n], pool = mask_of(pool[: len(pile)]), pool[len(pile) :]
-    kitty, pool = tuple(pool[: len(state.kitty)]), pool[len(state.kitty) :]
-    buried = pool.pop() if secret_buried else state.buried
+    kitty, pool = tuple(pool[: len(state.deal.kitty)]), pool[len(state.deal.kitty) :]
+    buried = pool.pop() if secret_buried else state.deal.buried
     assert not pool
-    return replace(state, hands=tuple(hands), kitty=kitty, buried=buried)
+    return replace(state, deal=replace(state.deal, hands=tuple(hands), kitty=kitty, buried=buried))
 
 
 def farmer_deal(rng: random.Random, farmer: int) -> tuple[list[str], str, str]:
@@ -222,19 +222,21 @@ def test_the_scramble_would_catch_a_leak():
     above is not vacuous); the viewer's own hand, and the dealer's discard for the dealer, stay."""
     rng = random.Random(3)
     state, _ = bot_table(seed_of("leak"), {"farmers": "on"})
-    state = replace(state, buried=state.kitty[0])  # as if the dealer had buried a card
+    state = replace(
+        state, deal=replace(state.deal, buried=state.deal.kitty[0])
+    )  # as if the dealer had buried a card
     for viewer in VIEWERS:
         moved = Counter()
         for _ in range(40):
             scrambled = scramble(state, viewer, rng)
             for n in range(4):
-                moved[n] += scrambled.hands[n] != state.hands[n]
-            moved["kitty"] += scrambled.kitty != state.kitty
-            moved["buried"] += scrambled.buried != state.buried
+                moved[n] += scrambled.deal.hands[n] != state.deal.hands[n]
+            moved["kitty"] += scrambled.deal.kitty != state.deal.kitty
+            moved["buried"] += scrambled.deal.buried != state.deal.buried
         for n in range(4):
             assert (moved[n] == 0) if n == viewer else (moved[n] > 30)
         assert moved["kitty"] > 30
-        assert (moved["buried"] == 0) if viewer == state.dealer else (moved["buried"] > 20)
+        assert (moved["buried"] == 0) if viewer == state.deal.dealer else (moved["buried"] > 20)
 
 
 def test_the_seed_is_shown_only_when_the_game_is_over():

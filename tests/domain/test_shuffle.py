@@ -130,7 +130,7 @@ def test_the_first_dealer_comes_from_the_seed():
         seed = seed_of(n)
         state = new_game(seed)
         assert state.first_dealer == first_dealer(seed)
-        assert state.dealer == first_dealer(seed)
+        assert state.deal.dealer == first_dealer(seed)
 
 
 def test_five_cards_each_from_the_dealers_left_then_the_up_card_then_the_kitty():
@@ -182,14 +182,14 @@ def test_the_deal_passes_left_every_deal_thrown_in_ones_too():
 def test_a_thrown_in_hand_is_followed_by_the_next_dealers_deal():
     """§ Stick the dealer: after a throw-in the player to the dealer's left deals."""
     state = new_game(seed_of("throw"), {"stick_dealer": "off"})
-    dealer, deal_no = state.dealer, state.deal_no
+    dealer, deal_no = state.deal.dealer, state.deal_no
     for _ in range(7):
         state, _ = apply(state, cmd.Pass(seat=state.turn))
     state, events = apply(state, cmd.Pass(seat=state.turn))
     thrown, deal = events[-2:]
     assert thrown == ev.HandThrownIn(deal_no=deal_no)
     assert isinstance(deal, ev.HandDealt)
-    assert deal.dealer == (dealer + 1) % 4 == state.dealer
+    assert deal.dealer == (dealer + 1) % 4 == state.deal.dealer
     assert deal.deal_no == deal_no + 1 == state.deal_no
 
 

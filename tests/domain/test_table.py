@@ -373,7 +373,7 @@ def test_bots_and_seats_covered_by_bots_are_ready_at_once():
     )
     state = to_scored(state)
     assert [d.seat for d in deciding(state)] == [0]
-    assert state.ready == (False, True, True, True)
+    assert state.deal.ready == (False, True, True, True)
 
 
 def test_the_last_person_leaving_between_hands_lets_the_next_hand_be_dealt():

@@ -112,7 +112,7 @@ async def test_a_bot_turn_plays_once_and_a_stale_key_moves_on() -> None:
     await open_table(tables)
     await tables.execute("ABCD", cmd.LeaveSeat(player="ann", seat=0))
     state = await tables.execute("ABCD", cmd.StartGame(player="ann"))
-    key = f"{state.deal_no}.{state.moves}.{state.turn}"
+    key = f"{state.deal_no}.{state.deal.moves}.{state.turn}"
 
     assert await play_turn(tables, "ABCD", key) == "played"
     seq = await store.last_seq("ABCD")
@@ -178,7 +178,7 @@ async def test_a_bot_turn_pending_in_memory_is_played_without_a_read_and_checked
     assert await play_turn(here, "ABCD", key(before)) == "played"
     after = here.known("ABCD")
     assert type((await logged(store, "ABCD"))[before.seq]) is ev.ChatSaid
-    assert after.moves == before.moves + 1 and after.seq == await store.last_seq("ABCD")
+    assert after.deal.moves == before.deal.moves + 1 and after.seq == await store.last_seq("ABCD")
 
     behind = here.known("ABCD")
     assert await play_turn(there, "ABCD", key(behind)) == "played"
@@ -281,7 +281,7 @@ async def test_a_pinned_seq_survives_talk_another_process_appended_meanwhile() -
 
     move = legal(state, state.turn)[0]
     after = await here.execute("ABCD", move, expected_seq=state.seq)
-    assert after.moves == state.moves + 1 and after.seq > state.seq + 2
+    assert after.deal.moves == state.deal.moves + 1 and after.seq > state.seq + 2
     await there.execute("ABCD", cmd.Say(player="kib", name="Kib", text="nice"))
     assert after.turn is not None
     with pytest.raises(Stale):
@@ -308,7 +308,7 @@ async def test_a_move_read_afresh_survives_a_chat_that_lands_before_its_append()
 
     store.append = chat_first  # type: ignore[method-assign]
     after = await Tables(store).execute("ABCD", legal(state, state.turn)[0], expected_seq=state.seq)
-    assert chatted == [state.seq] and after.moves == state.moves + 1
+    assert chatted == [state.seq] and after.deal.moves == state.deal.moves + 1
 
 
 async def test_between_hands_each_person_is_ready_on_the_view_they_saw() -> None:
@@ -327,7 +327,7 @@ async def test_between_hands_each_person_is_ready_on_the_view_they_saw() -> None
     seen = state.seq
     for n in (1, 2):
         state = await tables.execute("ABCD", cmd.Ready(seat=n), expected_seq=seen)
-    assert state.ready[1] and state.ready[2] and state.phase == "scored"
+    assert state.deal.ready[1] and state.deal.ready[2] and state.phase == "scored"
     state = await tables.execute("ABCD", cmd.DealNow(seat=0), expected_seq=seen)
     assert state.deal_no == 2 and state.phase != "scored"
     with pytest.raises(Stale):
@@ -442,7 +442,7 @@ async def test_a_searching_bot_moves_when_its_think_time_is_up_not_before() -> N
     (0.5 s at scale 1), and the move waits out what's left of it."""
     tables = Tables(MemoryEventStore())
     state = await expert_table(tables)
-    key = f"{state.deal_no}.{state.moves}.{state.turn}"
+    key = f"{state.deal_no}.{state.deal.moves}.{state.turn}"
     started = anyio.current_time()
     assert await play_turn(tables, "ABCD", key, scale=1) == "played"
     assert anyio.current_time() - started >= 0.5

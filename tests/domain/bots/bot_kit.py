@@ -46,9 +46,8 @@ def table(
     for t in done:
         taken[t.winner % 2] += 1
     t = SUITS.index(trump)
-    return replace(
-        base,
-        phase="play",
+    dealt = replace(
+        base.deal,
         up=INDEX[up],
         kitty_state=kitty_state,
         trump=t,
@@ -59,12 +58,11 @@ def table(
         hands=tuple(full),
         trick=tuple((s, INDEX[c]) for s, c in (trick or [])),
         leader=(trick[0][0] if trick else turn),
-        turn=turn,
         tricks=done,
         taken=tuple(taken),
         buried=None if buried is None else INDEX[buried],
-        score=score,
     )
+    return replace(base, phase="play", turn=turn, score=score, deal=dealt)
 
 
 def move(state: State, seat: int, level: str, k: int = 0):
@@ -79,21 +77,21 @@ def scrambled(s: State, seat: int, rng: random.Random) -> State:
     """The same table as `seat` sees it, with every secret it can't see dealt out afresh:
     the other hands (each keeping its size), the kitty and, unless it dealt, the buried card."""
     others = [n for n in range(4) if n != seat]
-    hidden_buried = s.buried is not None and seat != s.dealer
-    pool = [c for n in others for c in cards_of(s.hands[n])] + list(s.kitty)
+    hidden_buried = s.deal.buried is not None and seat != s.deal.dealer
+    pool = [c for n in others for c in cards_of(s.deal.hands[n])] + list(s.deal.kitty)
     if hidden_buried:
-        pool.append(s.buried)
+        pool.append(s.deal.buried)
     rng.shuffle(pool)
-    hands = list(s.hands)
+    hands = list(s.deal.hands)
     at = 0
     for n in others:
-        size = s.hands[n].bit_count()
+        size = s.deal.hands[n].bit_count()
         hands[n] = sum(1 << c for c in pool[at : at + size])
         at += size
-    kitty = tuple(pool[at : at + len(s.kitty)])
-    at += len(s.kitty)
-    buried = pool[at] if hidden_buried else s.buried
-    return replace(s, hands=tuple(hands), kitty=kitty, buried=buried)
+    kitty = tuple(pool[at : at + len(s.deal.kitty)])
+    at += len(s.deal.kitty)
+    buried = pool[at] if hidden_buried else s.deal.buried
+    return replace(s, deal=replace(s.deal, hands=tuple(hands), kitty=kitty, buried=buried))
 
 
 def perfect_tricks(

@@ -135,7 +135,7 @@ def test_a_stuck_dealer_calls_its_best_suit(level):
     m = move(state, 3, level)
     assert m in legal(state, 3) and isinstance(m, cmd.Call)
     if level != "easy":
-        best = max("HDC", key=lambda s: strength(state.hands[3], SUITS.index(s)))
+        best = max("HDC", key=lambda s: strength(state.deal.hands[3], SUITS.index(s)))
         assert m.suit == best
 
 
@@ -159,8 +159,10 @@ def test_only_a_very_strong_hand_defends_alone_and_never_at_easy():
     for level in SMART:
         assert move(state, 2, level) == cmd.Defend(seat=2, alone=True)
     # Seat 2 with an ordinary hand doesn't.
+    hands = state.deal.hands
     weak = replace(
-        state, hands=(state.hands[0], state.hands[1], mask("QH KH QD KD TC"), state.hands[2])
+        state,
+        deal=replace(state.deal, hands=(hands[0], hands[1], mask("QH KH QD KD TC"), hands[2])),
     )
     for level in SMART:
         assert move(weak, 2, level) == cmd.Defend(seat=2, alone=False)

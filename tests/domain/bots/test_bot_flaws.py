@@ -31,7 +31,7 @@ def after_first_trick(alone: bool) -> object:
     lead = "KC" if alone else "AC"
     plays = [(0, lead), (1, "QD"), (2, "9C")] + ([] if alone else [(3, "TC")])
     state, _ = run(state, *(cmd.Play(seat=s, card=c) for s, c in plays))
-    assert state.turn == 0 and len(state.tricks) == 1
+    assert state.turn == 0 and len(state.deal.tricks) == 1
     return state
 
 

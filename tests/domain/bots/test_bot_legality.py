@@ -95,7 +95,7 @@ def test_bots_play_legally_in_hands_someone_called_no_trump(level):
         else:
             move = choose(view(state, d.seat), level, random.Random(moves))
             assert not (isinstance(move, cmd.Call) and move.suit == "N")
-            if state.trump == NO_TRUMP and moves % 5 == 0:
+            if state.deal.trump == NO_TRUMP and moves % 5 == 0:
                 advise(view(state, d.seat), random.Random(moves))  # the hint a person asks for
         assert move in options, (state.phase, move)
         state, events = apply(state, move)

@@ -20,7 +20,7 @@ def test_a_game_pair_deals_the_same_cards_to_the_other_side():
     seed = game_seed(0, 0)
     first = new_game(seed)
     again = new_game(seed)
-    assert first.hands == again.hands and first.dealer == again.dealer
+    assert first.deal.hands == again.deal.hands and first.deal.dealer == again.deal.dealer
 
 
 def test_a_pair_is_two_games_and_every_hand_is_counted():
