@@ -248,8 +248,10 @@ class Feed:
             while True:
                 if read:
                     records = await tables.store.read(self.code, after_seq=self.state.seq)
-                    # `committed` may have moved the feed on while the read was under way.
-                    records = [r for r in records if r.seq > self.state.seq]
+                    # `committed` may have moved the feed on while the read was under way (the
+                    # read starts where the feed was, so it leaves no gap).
+                    seen = self._seen(records[0].seq) if records else 0
+                    records = records[seen or 0 :]
                     # A batch always ends at a stable state, so the last one is the table now.
                     # Its commit's time is the log's (the database's clock): a ring lost and
                     # made up for by a poll counts the poll's wait.
@@ -319,7 +321,11 @@ class Feed:
         """This process appended `events`, ending at `after`: show them without a read, if
         they follow on from what the feed has (else the read after the ring catches up). Talk
         is left to that read: a line is sent with the time the log gave it."""
-        if after.seq - len(events) != self.state.seq or _talk(events):
+        seen = self._seen(after.seq - len(events) + 1)
+        if seen is None or seen >= len(events):
+            return  # a gap, which the read after the ring fills, or nothing new
+        events = events[seen:]
+        if _talk(events):
             return
         # Each state shown goes with the hash its view's head is signed over: linked here from
         # the feed's own head, and checked against the one the log gave the last event.
@@ -343,15 +349,25 @@ class Feed:
             VIA["commit"],
         )
 
+    def _seen(self, first: int) -> int | None:
+        """The one test of whether what the feed hears follows on from what it shows, however
+        it heard (its own process's commit, a ring, a read): of events whose first has seq
+        `first`, how many it shows already, or None where some before them are missing (the
+        next read fills the gap)."""
+        return None if first > self.state.seq + 1 else self.state.seq + 1 - first
+
     def _follow(self, carried: list[Carried]) -> None:
         """Show the events rings carried from another process's appends, as far as they follow
         on from the feed. Talk stops it, as in `committed`; a gap too, left to the read. The
         ring comes right after the commit: its arrival stands for the commit's time."""
         now = time.time()
         for first, runs in carried:
-            logged = _decode_runs(runs)[self.state.seq + 1 - first :]
+            seen = self._seen(first)
+            if seen is None:
+                return
+            logged = _decode_runs(runs)[seen:]
             new = [to_event(type_, data) for type_, data, _ in logged]
-            if first > self.state.seq + 1 or _talk(new):
+            if _talk(new):
                 return
             hashes = [hash_ for _, _, hash_ in logged]
             states = ((s, None) for s in stable_after(new, self.state, hashes))

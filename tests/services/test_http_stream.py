@@ -10,6 +10,7 @@ import threading
 import time
 
 import httpx
+import msgspec
 import pytest
 from http_kit import Server, sse_events
 from log_kit import recorded
@@ -358,6 +359,55 @@ def test_a_feed_shows_what_folding_a_commands_events_again_would_and_keeps_its_f
             state = after
     assert several > 100, "commands of several events, each folded again but for the last"
     assert forked and chain_failures() - counted == forked, "each one counted, for alerts"
+
+
+def test_a_feed_shows_each_state_once_however_and_in_whatever_order_it_hears_of_it():
+    """A feed hears a commit from its own process, from the ring, from both in either order,
+    or not at all (a ring lost): one test (`Feed._seen`) says what follows on from what it
+    shows. Every stable state is shown once and in order; a run with events missing before it
+    is left alone, the feed staying where it was, until a read fills the gap."""
+    rng = random.Random(29)
+    ways = {"commit": 0, "ring": 0, "both": 0, "ring first": 0, "lost": 0}
+    for _ in range(4):
+        log = opening(f"{rng.getrandbits(256):064x}", None, code="T")
+        state = fold_records(recorded("T", log))
+        feed = stream.Feed("T", state, HEADS)
+        expected = [state.seq]
+        missed: list = []  # records the feed never heard of, since a ring was lost
+        while state.status == "playing":
+            command = rng.choice(legal(state, deciding(state)[0].seat))
+            events, after = decide_and_fold(state, command)
+            records = recorded("T", [*log, *events])[len(log) :]
+            hashes = [r.hash for r in records]
+            after = replace(after, head=(after.seq, hashes[-1]))
+            runs = msgspec.json.encode([(r.type, r.data, r.hash) for r in records]).decode()
+            way = rng.choice(list(ways))
+            ways[way] += 1
+            before, gap = feed.state, bool(missed)
+            if way in ("commit", "both"):
+                feed.committed(after, events)
+            if way in ("ring", "both", "ring first"):
+                feed._follow([(records[0].seq, runs)])
+            if way == "ring first":
+                feed.committed(after, events)
+            missed += records
+            if way == "lost" or gap:
+                # Nothing heard, or heard with a gap before it: the feed stays put.
+                assert feed.state is before
+                if rng.random() < 0.5:  # the poll's read
+                    feed._show(stream.shown(missed, feed.state), time.time(), stream.VIA["read"])
+                    missed = []
+            else:
+                missed = []
+            expected += [s.seq for s in stable_after(events, state, hashes)]
+            if not missed:
+                assert feed.state.seq == after.seq
+            log += events
+            state = after
+        feed._show(stream.shown(missed, feed.state), time.time(), stream.VIA["read"])
+        seqs = [s.seq for s in feed.recent]
+        assert seqs == expected[-len(seqs) :], "each stable state once, in order"
+    assert all(ways.values())
 
 
 def chain_failures() -> float:
