@@ -300,7 +300,7 @@ async def run(servers: list[Server], args) -> list[float]:
     figures = [Figures() for _ in servers]
     async with contextlib.AsyncExitStack() as stack:
         sessions = [await stack.enter_async_context(client(s.base)) for s in servers]
-        games = []
+        games: list[tuple[Figures, asyncio.Task]] = []
         go = asyncio.Event()
         for http, figs in zip(sessions, figures, strict=True):
             people = []
@@ -308,7 +308,7 @@ async def run(servers: list[Server], args) -> list[float]:
                 batch = range(start, min(start + 25, args.tables))
                 people += await asyncio.gather(*(players(http, n) for n in batch))
             games += [
-                asyncio.create_task(play_games(http, n, tokens, args, figs, go))
+                (figs, asyncio.create_task(play_games(http, n, tokens, args, figs, go)))
                 for n, tokens in enumerate(people)
             ]
         await asyncio.sleep(2 + len(servers) * args.tables / 100)  # tables and streams open
@@ -337,11 +337,13 @@ async def run(servers: list[Server], args) -> list[float]:
         client_cpu = time.process_time() - own0
         gc.enable()
         await asyncio.sleep(1)  # let the last views arrive
-        for task in [*games, *MOVING]:
+        tasks = [task for _, task in games]
+        for task in [*tasks, *MOVING]:
             task.cancel()
-        for outcome in await asyncio.gather(*games, return_exceptions=True):
+        outcomes = await asyncio.gather(*tasks, return_exceptions=True)
+        for (figs, _), outcome in zip(games, outcomes, strict=True):
             if not isinstance(outcome, asyncio.CancelledError):
-                figures[0].errors.append(f"a table's games stopped: {outcome!r}")
+                figs.errors.append(f"a table's games stopped: {outcome!r}")
     print(f"client CPU={client_cpu / (t1 - t0):.2f} cores", flush=True)
     return [
         report(args, figs, before, after, t1 - t0)
@@ -514,26 +516,21 @@ def compare(args, rounds: int, what: str, on: dict[str, str], off: dict[str, str
     options = ("--processes", str(args.processes))
     for n in range(rounds):
         modes = [("on", on), ("off", off)]
-        if not args.together:
-            for mode, env in modes:
-                print(f"-- {what} {mode}", flush=True)
-                with serving(
-                    *options, cpus=args.server_cpus, EUCHRE_BOT_DELAY_SCALE="0", **env
-                ) as s:
-                    spent[mode].append(asyncio.run(run([s], args)))
-            continue
-        if n % 2:  # neither is always the first seated
+        if args.together and n % 2:  # neither is always the first seated
             modes.reverse()
-        print(f"-- {what} {modes[0][0]} and {modes[1][0]} at once (in that order)", flush=True)
-        with contextlib.ExitStack() as stack:
-            servers = [
-                stack.enter_context(
-                    serving(*options, cpus=args.server_cpus, EUCHRE_BOT_DELAY_SCALE="0", **env)
-                )
-                for _, env in modes
-            ]
-            for (mode, _), used in zip(modes, asyncio.run(run(servers, args)), strict=True):
-                spent[mode].append(used)
+        for group in [modes] if args.together else [[mode] for mode in modes]:
+            names = " and ".join(mode for mode, _ in group)
+            together = " at once (in that order)" if args.together else ""
+            print(f"-- {what} {names}{together}", flush=True)
+            with contextlib.ExitStack() as stack:
+                servers = [
+                    stack.enter_context(
+                        serving(*options, cpus=args.server_cpus, EUCHRE_BOT_DELAY_SCALE="0", **env)
+                    )
+                    for _, env in group
+                ]
+                for (mode, _), used in zip(group, asyncio.run(run(servers, args)), strict=True):
+                    spent[mode].append(used)
     with_it, without = (statistics.median(spent[mode]) * 1000 for mode in ("on", "off"))
     # Each round's on against its off: a machine's slower spells fall on both of a pair more
     # often than on both medians.
