@@ -168,18 +168,19 @@ def _danger(s: State, seat: int) -> int:
 def claim(s: State, c: cmd.Claim) -> ev.Event:
     """Taken only when certain; refused otherwise, naming the unseen cards that stand in the
     way (which the claimer could list too: nothing hidden is in the refusal)."""
-    if s.deal.trick:
+    d = s.deal
+    if d.trick:
         raise IllegalMove("you may claim the rest only when it's your turn to lead")
     danger = _danger(s, c.seat)
     if danger:
-        out = [INDEX[code] for code in sorted_codes(danger, s.deal.trump)]
+        out = [INDEX[code] for code in sorted_codes(danger, d.trump)]
         raise IllegalMove(
             "the rest of the tricks aren't certain from your cards: "
-            f"{words_for(out, s.deal.trump, 'or')} could still take one from you"
+            f"{words_for(out, d.trump, 'or')} could still take one from you"
         )
-    hand = s.deal.hands[c.seat]
+    hand = d.hands[c.seat]
     return ev.TricksClaimed(
-        seat=c.seat, cards=sorted_codes(hand, s.deal.trump), tricks=TRICKS - len(s.deal.tricks)
+        seat=c.seat, cards=sorted_codes(hand, d.trump), tricks=TRICKS - len(d.tricks)
     )
 
 

@@ -33,20 +33,21 @@ def game_over(score: tuple[int, ...], target: int) -> bool:
 
 def hand_scored(s: State) -> ev.Event | None:
     """Due once the fifth trick is taken, played or claimed (domain/claim.py)."""
-    if sum(s.deal.taken) != TRICKS:
+    d = s.deal
+    if sum(d.taken) != TRICKS:
         return None
-    assert s.deal.maker is not None and s.deal.trump is not None
-    makers = team(s.deal.maker)
-    got = s.deal.taken[makers]
-    makers_score, points, how = worth(got, s.deal.alone is not None, s.deal.defender is not None)
+    assert d.maker is not None and d.trump is not None
+    makers = team(d.maker)
+    got = d.taken[makers]
+    makers_score, points, how = worth(got, d.alone is not None, d.defender is not None)
     scorer = makers if makers_score else 1 - makers
     score = list(s.score)
     score[scorer] += points
     return ev.HandScored(
-        maker=s.deal.maker,
-        trump=TRUMPS[s.deal.trump],
-        alone=s.deal.alone,
-        defender=s.deal.defender,
+        maker=d.maker,
+        trump=TRUMPS[d.trump],
+        alone=d.alone,
+        defender=d.defender,
         tricks=got,
         how=how,
         team=scorer,

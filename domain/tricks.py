@@ -78,11 +78,11 @@ def trick_taken(s: State) -> ev.Event | None:
 
 
 def _played(s: State, e: ev.CardPlayed) -> State:
+    d = s.deal
     card = INDEX[e.card]
     nxt = (e.seat + 1) % 4
-    while nxt in s.deal.sitting:
+    while nxt in d.sitting:
         nxt = (nxt + 1) % 4
-    d = s.deal
     played = replace(
         d, hands=without(s, e.seat, card), trick=(*d.trick, (e.seat, card)), moves=d.moves + 1
     )
@@ -91,18 +91,15 @@ def _played(s: State, e: ev.CardPlayed) -> State:
 
 def _taken(s: State, e: ev.TrickTaken) -> State:
     """The winner leads the next trick."""
-    assert s.deal.leader is not None
-    taken = list(s.deal.taken)
+    d = s.deal
+    assert d.leader is not None
+    taken = list(d.taken)
     taken[team(e.winner)] += 1
-    trick = Trick(leader=s.deal.leader, cards=s.deal.trick, winner=e.winner)
-    d = replace(
-        s.deal,
-        tricks=(*s.deal.tricks, trick),
-        taken=(taken[0], taken[1]),
-        trick=(),
-        leader=e.winner,
+    trick = Trick(leader=d.leader, cards=d.trick, winner=e.winner)
+    after = replace(
+        d, tricks=(*d.tricks, trick), taken=(taken[0], taken[1]), trick=(), leader=e.winner
     )
-    return replace(s, seq=s.seq + 1, turn=e.winner, deal=d)
+    return replace(s, seq=s.seq + 1, turn=e.winner, deal=after)
 
 
 RULES = PhaseRules(
