@@ -8,10 +8,10 @@ import logging
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, fields
 from operator import attrgetter
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import redis.asyncio as aioredis
-from litestar import Litestar, Request
+from litestar import Litestar
 from litestar.datastructures import State as AppState
 from litestar.di import Provide
 from litestar.openapi import OpenAPIConfig
@@ -19,7 +19,7 @@ from sqlalchemy import make_url
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from infra import collector, keyvalue, logs, tracing
+from infra import collector, keyvalue, tracing
 from infra.db import create_engine
 from infra.doorbell import Doorbell
 from infra.eventstore import EventStore
@@ -55,14 +55,12 @@ from services.api.stream import KEEP_ALIVE, POLL, Feeds, StreamController
 from services.api.stream_limits import StreamGate
 from services.api.tables import TablesController
 from services.api.talk import TalkController
+from services.api.traced import traced
 from services.api.web import web
 from services.use_cases import AfterCommit, OnCommit, Tables
 
 LOBBY_POLL = 5.0
 LOBBY_GATHER = 0.5
-# Not traced: an event stream's request lasts as long as a page stays open, and health checks
-# come every few seconds from every probe.
-UNTRACED = [r"^/api/tables/[^/]+/events$", r"^/api/health"]
 T = TypeVar("T")
 
 
@@ -225,8 +223,6 @@ def create_app(
                 await engine.dispose()
 
     app = Litestar(
-        middleware=_tracing(),
-        before_request=_traced_request if tracing.on() else None,
         route_handlers=[
             PlayersController,
             LeaderboardController,
@@ -267,54 +263,6 @@ def create_app(
         ),
     )
     finish(app)
-    app.asgi_handler = access_log(security_headers(edge(app.asgi_handler)))
+    handler = traced(app.asgi_handler) if tracing.on() else app.asgi_handler
+    app.asgi_handler = access_log(security_headers(edge(handler)))
     return app
-
-
-def _tracing() -> list:
-    """litestar's OpenTelemetry middleware, when tracing is on (infra/tracing.py): a server
-    span for each request sampled, with none for each read and write of its body (a move would
-    make three). Given as a middleware, not as the plugin: the plugin makes its middleware of
-    litestar's own class whatever the config says, while litestar makes a plugin of a
-    middleware it finds of that class (or of a subclass, as here)."""
-    if not tracing.on():
-        return []
-    from litestar.plugins.opentelemetry import (
-        OpenTelemetryConfig,
-        OpenTelemetryInstrumentationMiddleware,
-    )
-
-    class SampledAtTheDoor(OpenTelemetryInstrumentationMiddleware):
-        """A request left out of the sample passes by the instrumentation untouched
-        (infra/tracing.py `sampled_request`), inside a trace left out."""
-
-        async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-            if tracing.sampled_request():
-                await super().__call__(scope, receive, send)
-                return
-            with tracing.unsampled():
-                await self.app(scope, receive, send)
-
-    config = OpenTelemetryConfig(
-        middleware_class=SampledAtTheDoor,
-        exclude=UNTRACED,
-        exclude_spans=["receive", "send"],
-        # Named by its route once routed (`_traced_request`): by its path, every table would
-        # name spans of its own.
-        scope_span_details_extractor=lambda scope: (str(scope.get("method", "HTTP")), {}),
-    )
-    return [config.middleware]
-
-
-async def _traced_request(request: Request) -> None:
-    """The request's span named by its route, and its trace id on the access line too (which
-    is written once the span has ended, infra/logs.py)."""
-    from opentelemetry import trace
-
-    span = trace.get_current_span()
-    if not span.is_recording():  # left out of the sample: no trace to name or point to
-        return
-    route: str = request.scope["path_template"]  # type: ignore[typeddict-item]
-    span.update_name(f"{request.method} {route}")
-    span.set_attribute("http.route", route)
-    logs.bind(trace_id=format(span.get_span_context().trace_id, "032x"))
