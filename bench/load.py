@@ -458,10 +458,17 @@ def main() -> None:
         "over OTLP to a sink in this process) and both off, alternating, and the medians' ratio",
     )
     parser.add_argument(
+        "--traced",
+        type=int,
+        metavar="ROUNDS",
+        help="measure what tracing alone costs: as --observed, but metrics on both ways",
+    )
+    parser.add_argument(
         "--trace-sample",
         type=float,
         default=1.0,
-        help="with --observed, the fraction of requests and messages traced (default 1: all)",
+        help="with --observed or --traced, the fraction of requests and messages traced "
+        "(default 1: all)",
     )
     parser.add_argument(
         "--pin-server",
@@ -493,14 +500,20 @@ def main() -> None:
             {"EUCHRE_SIGNED_HEADS": "off"},
         )
         return
-    if args.observed:
+    if args.observed or args.traced:
         with otlp_sink() as endpoint:
-            observed = {
-                "EUCHRE_METRICS": "on",
+            tracing = {
                 "EUCHRE_OTLP_ENDPOINT": endpoint,
                 "EUCHRE_TRACE_SAMPLE": str(args.trace_sample),
             }
-            compare(args, args.observed, "metrics and tracing", observed, {"EUCHRE_METRICS": "off"})
+            metrics = {"EUCHRE_METRICS": "on"}
+            if args.observed:
+                observed = tracing | metrics
+                compare(
+                    args, args.observed, "metrics and tracing", observed, {"EUCHRE_METRICS": "off"}
+                )
+            else:
+                compare(args, args.traced, "tracing", tracing | metrics, metrics)
         return
     options = ("--processes", str(args.processes))
     with serving(*options, cpus=args.server_cpus, EUCHRE_BOT_DELAY_SCALE="0") as server:
