@@ -28,7 +28,7 @@ from dramatiq.brokers.redis import RedisBroker, _RedisConsumer
 from dramatiq.common import current_millis, xq_name
 from dramatiq.errors import ConnectionClosed
 
-from infra import tracing
+from infra import keyvalue, tracing
 
 BOT_TURN = "bot_turn"
 BOT_QUEUE = "bots"
@@ -56,7 +56,7 @@ def make_broker(
         # Publisher confirms: a send that returns is on the broker, not in a socket buffer.
         broker = kind(url=url, confirm_delivery=True)
     else:
-        broker = RungRedisBroker(url=url, namespace=namespace)
+        broker = RungRedisBroker(client=keyvalue.client(url), namespace=namespace)
     if tracing.on():
         broker.add_middleware(tracing.DramatiqTracing())
     return broker
@@ -286,7 +286,7 @@ def queue_depths(url: str, namespace: str = "euchre") -> list[QueueDepth]:
 def _depths_on_redis(url: str, namespace: str) -> list[QueueDepth]:
     """Dramatiq's Redis broker keeps a queue's ids in a list, every message not yet acked in
     a hash beside it, the delayed ones under `.DQ` and the dead in a sorted set under `.XQ`."""
-    client = redis.Redis.from_url(url)
+    client = keyvalue.client(url)
     try:
         depths = []
         for queue in QUEUES:

@@ -28,6 +28,8 @@ import psycopg
 import psycopg_pool
 import redis
 
+from infra import keyvalue
+
 PROBE_SECONDS = 2.0
 REMIND_SECONDS = 60.0
 
@@ -42,7 +44,11 @@ class Probe(NamedTuple):
 
 
 def where(url: str) -> str:
-    """host:port, or the socket's path, from a URL; never its user or password."""
+    """host:port, or the socket's path, from a URL; never its user or password. For
+    Sentinels, the service and whom to ask."""
+    asked = keyvalue.sentinels(url)
+    if asked is not None:
+        return f"{asked.service} via Sentinel " + ",".join(f"{h}:{p}" for h, p in asked.hosts)
     parts = urlsplit(url)
     if parts.hostname:
         return f"{parts.hostname}:{parts.port}" if parts.port else parts.hostname
@@ -208,7 +214,7 @@ def _database(url: str) -> None:
 
 
 def _redis(url: str) -> None:
-    client = redis.Redis.from_url(url, socket_connect_timeout=3, socket_timeout=3)
+    client = keyvalue.client(url, socket_connect_timeout=3, socket_timeout=3)
     try:
         client.ping()
     finally:

@@ -16,6 +16,7 @@ import pika
 import pika.exceptions
 import redis.asyncio as aioredis
 
+from infra import keyvalue
 from infra.broker import AMQP, BOT_QUEUE, RATINGS_QUEUE, REVIEWS_QUEUE
 
 QUEUES = (BOT_QUEUE, RATINGS_QUEUE, REVIEWS_QUEUE)
@@ -35,7 +36,7 @@ async def depths(url: str, namespace: str = "euchre") -> dict[str, tuple[int, fl
     if url.startswith(AMQP):
         counts = await asyncio.wait_for(asyncio.to_thread(_amqp_counts, url), TIMEOUT * 2)
         return {queue: (count, None) for queue, count in counts.items()}
-    client = aioredis.Redis.from_url(url, socket_timeout=TIMEOUT, socket_connect_timeout=TIMEOUT)
+    client = keyvalue.connect(url, socket_timeout=TIMEOUT, socket_connect_timeout=TIMEOUT)
     try:
         return {queue: await _redis_queue(client, f"{namespace}:{queue}") for queue in QUEUES}
     finally:

@@ -10,6 +10,8 @@ from pathlib import Path
 import msgspec
 from limits import parse_many
 
+from infra import keyvalue
+
 
 class SettingsError(ValueError):
     """A variable holds a value the service cannot use; the message names it and what is allowed."""
@@ -198,20 +200,31 @@ def _database_url(text: str) -> str:
     return text
 
 
+REDIS_FORMS = (
+    "redis://host:6379/0, rediss://host:6379/0, unix:///path/to/socket or "
+    "redis+sentinel://host:26379,host:26379/service"
+)
+
+
+def _names_redis(text: str) -> bool:
+    """Whether `text` is a Redis URL; ValueError for a Sentinel URL missing a part."""
+    if text.startswith(keyvalue.SENTINEL):
+        keyvalue.sentinels(text)
+        return True
+    return text.startswith(("redis://", "rediss://", "unix://"))
+
+
 def _redis_url(text: str) -> str:
-    if not text.startswith(("redis://", "rediss://", "unix://")):
-        raise ValueError(
-            "expected redis://host:6379/0, rediss://host:6379/0 or unix:///path/to/socket; "
-            "leave it unset for the embedded server"
-        )
+    if not _names_redis(text):
+        raise ValueError(f"expected {REDIS_FORMS}; leave it unset for the embedded server")
     return text
 
 
 def _broker_url(text: str) -> str:
-    if not text.startswith(("amqp://", "amqps://", "redis://", "rediss://", "unix://")):
+    if not text.startswith(("amqp://", "amqps://")) and not _names_redis(text):
         raise ValueError(
-            "expected amqp://user:password@host:5672/vhost for RabbitMQ, or a Redis URL; "
-            "leave it unset to use EUCHRE_REDIS_URL's server"
+            f"expected amqp://user:password@host:5672/vhost for RabbitMQ, or a Redis URL "
+            f"({REDIS_FORMS}); leave it unset to use EUCHRE_REDIS_URL's server"
         )
     return text
 

@@ -160,7 +160,7 @@ def create_app(
         players = Players(engine)
         if rate_limits is not None:
             prefix = f"euchre-limits:{make_url(database_url).database}"
-            app.state.limiter = Limiter(rate_limits, redis, redis_url, prefix, players)
+            app.state.limiter = Limiter(rate_limits, redis, prefix, players)
 
         # Feeds are made below, with the doorbell they listen to.
         def revoked(digest: str | None) -> None:

@@ -50,15 +50,15 @@ WHAT = {
 }
 
 
-def _storage(redis: aioredis.Redis | None, redis_url: str | None, prefix: str) -> Storage:
+def _storage(redis: aioredis.Redis | None, prefix: str) -> Storage:
     """The shared Redis when there is one, over the app's own connection pool (closed with
-    it); a process's own memory otherwise (right for one process only)."""
-    if redis is None or redis_url is None:
+    it), which knows where the server is (one address, a socket, or Sentinel's primary): the
+    URL given to `limits` only picks its redis-py storage. A process's own memory otherwise
+    (right for one process only)."""
+    if redis is None:
         return MemoryStorage()
-    scheme, _, rest = redis_url.partition("://")
-    uri = {"redis": "async+redis", "rediss": "async+rediss", "unix": "async+redis+unix"}[scheme]
     return RedisStorage(
-        f"{uri}://{rest}",
+        "async+redis://",
         implementation="redispy",
         key_prefix=prefix,
         connection_pool=redis.connection_pool,
@@ -70,7 +70,6 @@ class Limiter:
         self,
         limits: RateLimits,
         redis: aioredis.Redis | None,
-        redis_url: str | None,
         prefix: str,
         players: Players,
     ) -> None:
@@ -80,7 +79,7 @@ class Limiter:
             for rule, text in msgspec.structs.asdict(limits).items()
             if text is not None
         }
-        self._limiter = SlidingWindowCounterRateLimiter(_storage(redis, redis_url, prefix))
+        self._limiter = SlidingWindowCounterRateLimiter(_storage(redis, prefix))
 
     async def hit(self, counted: list[tuple[str, str]]) -> None:
         """Count one event for each (rule, who); Problem 429 naming the first that is over.

@@ -2,6 +2,7 @@
 
 import pytest
 
+from infra import keyvalue
 from infra.settings import RateLimits, Settings, SettingsError
 
 
@@ -81,3 +82,28 @@ def test_a_port_is_0_for_a_free_one_or_a_tcp_port_and_nothing_else(variable):
     for value in ("-1", "65536", "http", "1.5"):
         with pytest.raises(SettingsError, match=f"{variable}.*from 0 \\(a free one\\) to 65535"):
             Settings.from_env({variable: value})
+
+
+def test_redis_may_be_named_through_its_sentinels():
+    url = "redis+sentinel://:se%2Fcret@a:26379,[::1]:26380/euchre/2"
+    settings = Settings.from_env({"EUCHRE_REDIS_URL": url, "EUCHRE_BROKER_URL": url})
+    assert settings.redis_url == settings.broker_url == url
+    found = keyvalue.sentinels(url)
+    assert found == keyvalue.Sentinels([("a", 26379), ("::1", 26380)], "euchre", 2, "se/cret")
+    assert keyvalue.sentinels("redis://h:6379/0") is None
+
+
+@pytest.mark.parametrize("variable", ["EUCHRE_REDIS_URL", "EUCHRE_BROKER_URL"])
+@pytest.mark.parametrize(
+    ("url", "says"),
+    [
+        ("redis+sentinel://a/euchre", "host:port for each Sentinel"),
+        ("redis+sentinel://a:99999/euchre", "host:port for each Sentinel"),
+        ("redis+sentinel://a:26379", "the service's name"),
+        ("redis+sentinel://a:26379/euchre/x", "a db number"),
+        ("http://a:6379", "redis\\+sentinel://host:26379"),
+    ],
+)
+def test_a_redis_url_missing_a_part_says_which(variable, url, says):
+    with pytest.raises(SettingsError, match=f"{variable}.*{says}"):
+        Settings.from_env({variable: url})
