@@ -104,7 +104,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     worker_metrics_port: int | None = None
     # Tracing (infra/tracing.py): off unless an OTLP/HTTP receiver is named.
     otlp_endpoint: str | None = None
-    trace_sample: float = 1.0
+    # A trace in a hundred: enough to see where a move's time goes under load, for about 1 %
+    # of the CPU a move costs; every trace costs about a third more (docs/operations.md
+    # "What tracing costs").
+    trace_sample: float = 0.01
     trace_statements: bool = False
     # RabbitMQ's queue type for the bots' queues (docs/operations.md "RabbitMQ queues").
     rabbitmq_queue_type: str = "classic"
@@ -496,7 +499,8 @@ _VARIABLES: dict[str, tuple[str, Callable[[str], object], str]] = {
     "EUCHRE_TRACE_SAMPLE": (
         "trace_sample",
         _fraction,
-        "the fraction of requests and messages that start a trace, when tracing (default 1)",
+        "the fraction of requests and messages that start a trace, when tracing (default 0.01; "
+        "1 traces every one, at about a third more CPU per move)",
     ),
     "EUCHRE_TRACE_STATEMENTS": (
         "trace_statements",

@@ -55,7 +55,7 @@ def span(name: str, **attributes: str | int) -> contextlib.AbstractContextManage
     return _tracer.start_as_current_span(name, attributes=named)
 
 
-def start(endpoint: str, service: str, sample: float = 1.0, statements: bool = False) -> None:
+def start(endpoint: str, service: str, sample: float, statements: bool = False) -> None:
     """Trace this process as `service` (api, worker), sending spans in batches to the OTLP/HTTP
     receiver at `endpoint` (the collector's base URL, as OTEL_EXPORTER_OTLP_ENDPOINT names it).
 

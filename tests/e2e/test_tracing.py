@@ -152,6 +152,7 @@ def test_a_persons_move_and_the_bots_turn_it_sends_are_one_trace_across_processe
             tmp_path,
             settings={
                 "EUCHRE_OTLP_ENDPOINT": receiver.url,
+                "EUCHRE_TRACE_SAMPLE": "1",  # every move, not the default one in a hundred
                 "EUCHRE_TRACE_STATEMENTS": "on",
                 "EUCHRE_LOG_LEVEL": "info",
             },
