@@ -248,12 +248,21 @@ def test_a_client_that_stops_reading_is_dropped(database_url, redis_url):
 
         rng = random.Random(7)
         seated = [Seated(h) for h in people]
+        # The stream's writes wait only once the client's buffers and the server's (the
+        # transport's 64 KB among them) are full, and a short game's views may not fill them:
+        # once it is over, the table's talk goes on filling them, 500 characters a line.
+        said = 0
         while feeds.watching("STALL"):
-            status = seated[0].ok("GET", "/api/tables/STALL")["status"]
-            assert status == "playing" and time.monotonic() < deadline + 60, (
-                "a whole game went by with a client that reads nothing still held"
+            assert time.monotonic() < deadline + 60, (
+                f"a client that reads nothing still held after a game and {said} chat lines"
             )
-            play_moves(seated, "STALL", 1, rng)
+            if seated[0].ok("GET", "/api/tables/STALL")["status"] == "playing":
+                play_moves(seated, "STALL", 1, rng)
+            else:
+                line = {"text": "x" * 500}
+                said_it = http.post("/api/tables/STALL/chat", json=line, headers=people[said % 4])
+                assert said_it.status_code == 204, said_it.text
+                said += 1
         silent.close()
     assert app.state.stream_gate._counts == {}
 
