@@ -1,6 +1,7 @@
 """The database engine and schema migrations."""
 
 from pathlib import Path
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import msgspec
 from alembic import command
@@ -11,17 +12,40 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 MIGRATIONS = Path(__file__).with_name("migrations")
 
 
+def parse(url: str) -> URL:
+    """A libpq URL as SQLAlchemy reads it. libpq's multi-host form, which a client of a
+    replicated PostgreSQL uses to find the primary
+    (`postgresql://user:pw@host1:5432,host2:5432/db?target_session_attrs=read-write`), has
+    its hosts moved to `host` parameters, SQLAlchemy's form of the same; SQLAlchemy's own
+    parser refuses the first."""
+    parts = urlsplit(url)
+    user, at, hosts = parts.netloc.rpartition("@")
+    if "," not in hosts:
+        return make_url(url)
+    query = [("host", host) for host in hosts.split(",")] + parse_qsl(parts.query)
+    return make_url(urlunsplit((parts.scheme, user + at, parts.path, urlencode(query), "")))
+
+
+def database_name(url: str) -> str:
+    """The database a URL names: keys in Redis are kept apart by it."""
+    return str(parse(url).database)
+
+
 def driver_url(url: str) -> URL:
     """Name psycopg 3 as the driver, so settings can hold the plain libpq-style URL.
 
     Unix-socket URLs (`postgresql://user@/db?host=/run/postgresql`) pass through unchanged:
     psycopg takes `host` from the query string.
     """
-    return make_url(url).set(drivername="postgresql+psycopg")
+    return parse(url).set(drivername="postgresql+psycopg")
 
 
 def conninfo(url: str) -> str:
-    """The URL as psycopg itself takes it, whatever driver name it was written with."""
+    """The URL as psycopg itself takes it, whatever driver name it was written with (a
+    multi-host URL as libpq writes it, which psycopg reads itself)."""
+    parts = urlsplit(url)
+    if "," in parts.netloc.rpartition("@")[2]:
+        return urlunsplit(("postgresql", *parts[1:]))
     return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
 
 

@@ -16,7 +16,8 @@ import socket
 
 import redis.asyncio as aioredis
 import redis.exceptions
-from sqlalchemy.engine import make_url
+
+from infra.db import database_name
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +29,7 @@ EVERY = TTL / 3
 
 def namespace(database_url: str) -> str:
     """The workers of the service on this database (as presence's keys are named)."""
-    return f"euchre-workers:{make_url(database_url).database}"
+    return f"euchre-workers:{database_name(database_url)}"
 
 
 class Heartbeat:

@@ -50,6 +50,9 @@ def where(url: str) -> str:
     if asked is not None:
         return f"{asked.service} via Sentinel " + ",".join(f"{h}:{p}" for h, p in asked.hosts)
     parts = urlsplit(url)
+    hosts = parts.netloc.rpartition("@")[2]
+    if "," in hosts:  # libpq's multi-host URL: whichever of them is primary
+        return hosts
     if parts.hostname:
         return f"{parts.hostname}:{parts.port}" if parts.port else parts.hostname
     host = parse_qs(parts.query).get("host")

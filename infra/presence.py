@@ -33,8 +33,9 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 import redis.asyncio as aioredis
 import redis.exceptions
 from sqlalchemy import func, select
-from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine
+
+from infra.db import database_name
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +66,7 @@ def announcer(engine: AsyncEngine) -> Announce:
 def namespace(database_url: str) -> str:
     """The keys' prefix for the service on this database: the API and workers agree on it,
     and services on other databases sharing a Redis stay apart."""
-    return f"euchre-presence:{make_url(database_url).database}"
+    return f"euchre-presence:{database_name(database_url)}"
 
 
 class Presence:

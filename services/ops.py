@@ -428,9 +428,9 @@ def _restore(args: argparse.Namespace, settings: Settings) -> int:
 
 def _safe(url: str) -> str:
     """A URL fit to print: without its password."""
-    from sqlalchemy.engine import make_url
+    from infra.db import parse
 
-    return make_url(url).render_as_string(hide_password=True)
+    return parse(url).render_as_string(hide_password=True)
 
 
 # -- queues and workers -----------------------------------------------------------------------

@@ -15,12 +15,11 @@ from litestar import Litestar
 from litestar.datastructures import State as AppState
 from litestar.di import Provide
 from litestar.openapi import OpenAPIConfig
-from sqlalchemy import make_url
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from infra import collector, keyvalue, tracing
-from infra.db import create_engine
+from infra.db import create_engine, database_name
 from infra.doorbell import Doorbell
 from infra.eventstore import EventStore
 from infra.idempotency import Replies
@@ -159,7 +158,7 @@ def create_app(
         app.state.stream_gate = StreamGate(stream_limits)
         players = Players(engine)
         if rate_limits is not None:
-            prefix = f"euchre-limits:{make_url(database_url).database}"
+            prefix = f"euchre-limits:{database_name(database_url)}"
             app.state.limiter = Limiter(rate_limits, redis, prefix, players)
 
         # Feeds are made below, with the doorbell they listen to.
