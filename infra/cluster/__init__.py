@@ -44,8 +44,21 @@ every process in the `euchre-*` namespaces, removes the namespaces, the bridge a
 cluster is a test bed on one machine, but the machine's own users shouldn't get its superuser
 for free.
 
-What remains of issue 49 is not here yet: HAProxy in front of API hosts, the service's
-reconnects, the fault test and its checker.
+`serve` (after `up`) runs the service on it, as it would run on machines:
+
+- euchre-api1, euchre-api2 (10.49.0.41-42): `euchre api` on port 8000;
+- euchre-worker1, euchre-worker2 (10.49.0.51-52): `euchre worker`;
+- euchre-lb (10.49.0.2): HAProxy on port 8080, the one address clients use
+  (`http://10.49.0.2:8080`), sending each request to an API host that says it is ready and
+  taking one out within a second of its failing.
+
+Every process of the service reaches PostgreSQL through the multi-host URL and Redis through
+the Sentinels, shares one signing key file (`STATE/signing-keys.json`) and logs JSON lines
+to `STATE/<host>/euchre.log`.
+
+bench/faults.py plays tables through it while it kills one host after another, and checks
+what every client saw against the log. What remains of issue 49: partitions, a slow link and
+overlapping faults in that schedule, 200 tables, and a short version in CI.
 """
 
 from __future__ import annotations
@@ -56,7 +69,9 @@ import os
 import secrets
 import shutil
 import signal
+import socket
 import subprocess
+import sys
 import time
 import urllib.error
 import urllib.request
@@ -65,6 +80,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import redis
 
 PREFIX = "euchre-"
@@ -74,7 +90,12 @@ GATEWAY = f"{NET}.1"
 STATE = Path("/var/lib/euchre-cluster")
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
 SCOPE = "euchre"
-PACKAGES = {"patroni": "patroni", "etcd": "etcd-server", "etcdctl": "etcd-client"}
+PACKAGES = {
+    "patroni": "patroni",
+    "etcd": "etcd-server",
+    "etcdctl": "etcd-client",
+    "haproxy": "haproxy",
+}
 # PostgreSQL and Patroni run as this user (PostgreSQL refuses root); etcd runs as root.
 SERVER_USER = "postgres"
 
@@ -122,6 +143,13 @@ class Host:
 
 ETCD = [Host(f"etcd{i}", f"{NET}.{20 + i}") for i in (1, 2, 3)]
 DB = [Host(f"db{i}", f"{NET}.{10 + i}") for i in (1, 2)]
+API = [Host(f"api{i}", f"{NET}.{40 + i}") for i in (1, 2)]
+WORKERS = [Host(f"worker{i}", f"{NET}.{50 + i}") for i in (1, 2)]
+BALANCER = Host("lb", f"{NET}.2")
+API_PORT = 8000
+HTTP_PORT = 8080
+DATABASE = "euchre"
+ROOT = Path(__file__).resolve().parents[2]  # the checkout whose service runs
 # A lone server with the same settings, no standby: what the cluster's throughput is compared
 # with (bench/failover.py).
 SOLO = Host("solo", f"{NET}.31")
@@ -143,7 +171,13 @@ def in_host(host: Host, *argv: str, user: str | None = None) -> list[str]:
     return [*prefix, *argv]
 
 
-def spawn(host: Host, argv: list[str], log: Path, user: str | None = None) -> None:
+def spawn(
+    host: Host,
+    argv: list[str],
+    log: Path,
+    user: str | None = None,
+    env: dict[str, str] | None = None,
+) -> None:
     """Starts a daemon in the host, detached from us: `up` returns, the cluster stays."""
     with log.open("ab") as out:
         subprocess.Popen(
@@ -152,6 +186,8 @@ def spawn(host: Host, argv: list[str], log: Path, user: str | None = None) -> No
             stdout=out,
             stderr=subprocess.STDOUT,
             start_new_session=True,
+            cwd=ROOT,
+            env=env,
         )
 
 
@@ -466,6 +502,124 @@ def up() -> None:
     wait_valkey()
 
 
+def service_environment() -> dict[str, str]:
+    """The settings every process of the service on the cluster runs with: this machine's
+    environment without its own EUCHRE_* settings, and the cluster's."""
+    return {k: v for k, v in os.environ.items() if not k.startswith("EUCHRE_")} | {
+        "EUCHRE_DATABASE_URL": database_url(DATABASE),
+        "EUCHRE_REDIS_URL": redis_url(),
+        "EUCHRE_SIGNING_KEYS": str(STATE / "signing-keys.json"),
+        "EUCHRE_TRUSTED_PROXIES": BALANCER.address,
+        "EUCHRE_LOG_FORMAT": "json",
+        "EUCHRE_LOG_LEVEL": "info",
+    }
+
+
+def euchre(*argv: str) -> list[str]:
+    """The service's command line, from this checkout's environment."""
+    return [sys.executable, "-m", "services.cli", *argv]
+
+
+def serve() -> None:
+    """The service on the cluster (after `up`): its database made and migrated, the signing
+    key made once (two API hosts making their own at once would sign with different keys),
+    then the API hosts, the worker hosts and HAProxy."""
+    if not healthy() or not valkey_healthy():
+        raise ClusterError("the cluster is not up: `up` it first")
+    if len(serving()) == len(API):
+        return
+    with psycopg.connect(database_url(), autocommit=True) as conn:
+        found = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (DATABASE,))
+        if found.fetchone() is None:
+            conn.execute(f"CREATE DATABASE {DATABASE}")
+    env = service_environment()
+    for command in (euchre("migrate"), euchre("keys")):
+        subprocess.run(command, check=True, capture_output=True, cwd=ROOT, env=env)
+    make_bridge()
+    for host in [*API, *WORKERS, BALANCER]:
+        make_host(host)
+    for host in API:
+        start_api(host)
+    for host in WORKERS:
+        start_worker(host)
+    start_balancer()
+    _wait(lambda: len(serving()) == len(API), "HAProxy finds no ready API host", 90)
+
+
+def start_api(host: Host) -> None:
+    command = euchre("api", "--host", host.address, "--port", str(API_PORT))
+    spawn(host, command, host.home / "euchre.log", env=service_environment())
+
+
+def start_worker(host: Host) -> None:
+    spawn(host, euchre("worker"), host.home / "euchre.log", env=service_environment())
+
+
+def start_balancer() -> None:
+    """HAProxy as infra/deploy/haproxy.cfg has it, without TLS, checking each API host's
+    readiness every half second: one that stops answering is out within a second, and its
+    event streams are cut so that their pages reconnect to the other."""
+    servers = "\n".join(f"    server {h.name} {h.address}:{API_PORT} check" for h in API)
+    config = BALANCER.home / "haproxy.cfg"
+    config.write_text(
+        f"""global
+    log stdout format raw local0
+    stats socket {BALANCER.home / "haproxy.sock"} mode 600 level admin
+
+defaults
+    mode http
+    log global
+    option httplog
+    timeout connect 2s
+    timeout http-request 10s
+    timeout http-keep-alive 75s
+    timeout client 1h
+    timeout server 30s
+    retries 2
+    option redispatch
+
+frontend www
+    bind {BALANCER.address}:{HTTP_PORT}
+    option forwardfor
+    option http-no-delay
+    default_backend euchre
+
+backend euchre
+    balance leastconn
+    http-request set-timeout server 1h if {{ path_end /events }}
+    option httpchk
+    http-check send meth GET uri /api/health/ready ver HTTP/1.1 hdr Host euchre
+    http-check expect status 200
+    default-server inter 500ms fall 2 rise 2 on-marked-down shutdown-sessions
+{servers}
+"""
+    )
+    spawn(BALANCER, ["haproxy", "-db", "-f", str(config)], BALANCER.home / "haproxy.log")
+
+
+def serving() -> list[str]:
+    """The API hosts HAProxy sends requests to now (its admin socket's view)."""
+    path = BALANCER.home / "haproxy.sock"
+    if not path.exists():
+        return []
+    with socket.socket(socket.AF_UNIX) as conn:
+        try:
+            conn.connect(str(path))
+            conn.sendall(b"show servers state euchre\n")
+            answer = b""
+            while chunk := conn.recv(65536):
+                answer += chunk
+        except OSError:
+            return []
+    # Columns: be_id be_name srv_id srv_name srv_addr srv_op_state ... (2: running)
+    rows = [line.split() for line in answer.decode().splitlines()[2:] if line.strip()]
+    return [row[3] for row in rows if len(row) > 5 and row[5] == "2"]
+
+
+def base_url() -> str:
+    return f"http://{BALANCER.address}:{HTTP_PORT}"
+
+
 def start_solo() -> str:
     """A lone server with the cluster's settings, for comparison; returns its URL."""
     url = f"postgresql://postgres:{password()}@{SOLO.address}:5432/postgres"
@@ -550,7 +704,8 @@ def plug(host: Host) -> None:
 
 
 def down() -> None:
-    hosts = [h for h in [*ETCD, *DB, SOLO] if h.netns in namespaces()]
+    everyone = [*ETCD, *DB, SOLO, *API, *WORKERS, BALANCER]
+    hosts = [h for h in everyone if h.netns in namespaces()]
     # Patroni and etcd first, so nothing restarts a PostgreSQL we stop...
     for host in hosts:
         for pid in host_pids(host):
@@ -569,7 +724,7 @@ def down() -> None:
             kill_pid(pid)
     # A namespace's end of a veth pair goes with the namespace only once the kernel gets round
     # to it; deleting our end takes both, now, so an `up` right after finds the names free.
-    for host in [*ETCD, *DB, SOLO]:
+    for host in everyone:
         if run("ip", "link", "show", f"eu-{host.name}", check=False).returncode == 0:
             run("ip", "link", "delete", f"eu-{host.name}")
     for name in namespaces():
@@ -628,6 +783,8 @@ def status() -> str:
         lines.append(f"{m['name']:6} {m['host']:12} {m['role']:13} {m['state']:10} {lag}")
     leader = primary()
     lines.append(f"primary: {leader.name} ({leader.address})" if leader else "primary: none")
+    if BALANCER.netns in namespaces():
+        lines.append(f"serving at {base_url()} through: {', '.join(serving()) or 'none'}")
     cache = valkey_primary()
     lines.append(
         f"valkey primary: {cache.name} ({cache.address}), "
