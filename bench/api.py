@@ -20,6 +20,7 @@ import subprocess
 import sys
 import time
 import uuid
+from collections.abc import AsyncIterable, AsyncIterator
 from pathlib import Path
 
 import httpx
@@ -37,6 +38,20 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+async def frames(lines: AsyncIterable[bytes]) -> AsyncIterator[tuple[int, bytes | None]]:
+    """An event stream's events, each as its id and its data (None if it had none), as the
+    blank line that ends it comes."""
+    seq, data = None, None
+    async for line in lines:
+        if line.startswith(b"id:"):
+            seq = int(line[3:])
+        elif line.startswith(b"data:"):
+            data = line[5:]
+        elif line in (b"\n", b"\r\n") and seq is not None:
+            yield seq, data
+            seq, data = None, None
 
 
 def choose(view: dict, rng: random.Random) -> dict:

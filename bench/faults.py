@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 import aiohttp
 import msgspec
 import psycopg
-from api import choose
+from api import choose, frames
 
 from infra import cluster
 
@@ -121,24 +121,17 @@ async def play(http: aiohttp.ClientSession, person: Person) -> None:
             async with http.get(f"/api/tables/{person.code}/events", headers=headers) as r:
                 if r.status != 200:
                     raise aiohttp.ClientResponseError(r.request_info, (), status=r.status)
-                seq, data = None, None
-                async for line in r.content:
-                    if line.startswith(b"id:"):
-                        seq = int(line[3:])
-                    elif line.startswith(b"data:"):
-                        data = line[5:]
-                    elif line in (b"\n", b"\r\n") and seq is not None and data is not None:
-                        last_id = seq
-                        view = msgspec.json.decode(data)
-                        if "can" in view and seq >= (person.last_view or {}).get("seq", -1):
-                            person.last_view = view
-                            if view["status"] == "over":
-                                person.over.set()
-                                return
-                            if moving is None or moving.done():
-                                moving = asyncio.create_task(move(http, person, view))
-                                moving.add_done_callback(lambda t: noted(person, t))
-                        seq, data = None, None
+                async for seq, data in frames(r.content):
+                    last_id = seq
+                    view = msgspec.json.decode(data) if data is not None else {}
+                    if "can" in view and seq >= (person.last_view or {}).get("seq", -1):
+                        person.last_view = view
+                        if view["status"] == "over":
+                            person.over.set()
+                            return
+                        if moving is None or moving.done():
+                            moving = asyncio.create_task(move(http, person, view))
+                            moving.add_done_callback(lambda t: noted(person, t))
         except (TimeoutError, aiohttp.ClientError):
             pass
         person.resumes += 1

@@ -43,7 +43,7 @@ from pathlib import Path
 
 import aiohttp
 import msgspec
-from api import choose
+from api import choose, frames
 
 ROOT = Path(__file__).resolve().parents[1]
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -127,21 +127,14 @@ async def watch(
     arrivals = figures.seen.setdefault((table.code, who), [])
     async with http.get(f"/api/tables/{table.code}/events", headers=headers) as r:
         try:
-            seq, data = None, None
-            async for line in r.content:
-                if line.startswith(b"id:"):
-                    seq = int(line[3:])
-                elif line.startswith(b"data:"):
-                    data = line[5:]
-                elif line in (b"\n", b"\r\n") and seq is not None:
-                    arrivals.append((seq, time.perf_counter()))
-                    if seat is not None and (seat.latest is None or seq > seat.latest["seq"]):
-                        # (not older than the answer to the seat's own last move)
-                        seat.latest = msgspec.json.decode(data)
-                        if seat.latest["status"] == "over":
-                            table.over.set()
-                        consider(http, seat, args, figures)
-                    seq, data = None, None
+            async for seq, data in frames(r.content):
+                arrivals.append((seq, time.perf_counter()))
+                if seat is not None and (seat.latest is None or seq > seat.latest["seq"]):
+                    # (not older than the answer to the seat's own last move)
+                    seat.latest = msgspec.json.decode(data or b"")
+                    if seat.latest["status"] == "over":
+                        table.over.set()
+                    consider(http, seat, args, figures)
         finally:
             r.close()  # a stream cut off mid-way can't carry another request
 
