@@ -8,10 +8,10 @@ refused limit check answers 503. Waiting a moment for a connection is what a per
 
 With Sentinel, `redis+sentinel://[:password@]host:port[,host:port...]/service[/db]`, each
 connection asks the Sentinels which server is the service's primary before it connects, so
-after a failover the next command reaches the new primary. The password is the data servers'; the Sentinels are asked without one. Replication
-is asynchronous: a failover can lose the last writes the old primary acknowledged. Nothing of
-the game's lives only there (the log is PostgreSQL's); a bot turn lost on the way is sent again
-by the sweeper.
+after a failover the next command reaches the new primary. The password is the data
+servers'; the Sentinels are asked without one. Replication is asynchronous: a failover can lose
+the last writes the old primary acknowledged. Nothing of the game's lives only there (the log is
+PostgreSQL's); a bot turn lost on the way is sent again by the sweeper.
 """
 
 from __future__ import annotations
